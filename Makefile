@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# oltpmark build. Every .c under src/ drivers/ terminals/ analysis/ goes into
+# the one binary; each tests/unit/test_*.c becomes its own test program.
+# Quiet unless V=1.
+
+-include config.mk
+include VERSION.mk
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+CC ?= cc
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -I. -Ibuild/gen -Wall -Wextra -Werror \
+	-pthread $(PQ_CFLAGS) $(JANSSON_CFLAGS)
+CFLAGS ?= -O2 -g
+LIBS := $(PQ_LIBS) $(JANSSON_LIBS) -pthread -lm
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+
+SRC_DIRS := src drivers terminals analysis
+SOURCES := $(sort $(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
+SCHEMA_SQL := $(sort $(wildcard schema/*.sql))
+GEN_SOURCES := build/gen/schema_sql.c
+OBJS := $(patsubst %.c,build/obj/%.o,$(SOURCES) $(GEN_SOURCES))
+ASAN_OBJS := $(patsubst %.c,build/asan/%.o,$(SOURCES) $(GEN_SOURCES))
+LIB_OBJS := $(filter-out build/obj/src/main.o,$(OBJS))
+ASAN_LIB_OBJS := $(filter-out build/asan/src/main.o,$(ASAN_OBJS))
+UNIT_SOURCES := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SOURCES))
+BENCH_SOURCES := $(sort $(wildcard tests/bench/bench_*.c))
+BENCH_BINS := $(patsubst tests/bench/%.c,build/bench/%,$(BENCH_SOURCES))
+SHELL_SCRIPTS := configure run/pg run/oltpmark-run run/lib.sh \
+	$(wildcard run/hooks/*) $(wildcard run/variants/*) \
+	$(wildcard tests/*.sh) $(wildcard tests/integration/*.bash) .ci/run
+DEPFLAGS = -MMD -MP
+
+.PHONY: all check unit-tests integration-tests bench demo install clean \
+	format format-check shellcheck
+
+all: oltpmark
+
+config.mk: configure VERSION.mk
+	./configure
+
+oltpmark: $(OBJS) config.mk
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $(OBJS) $(LIBS)
+
+build/asan/oltpmark: $(ASAN_OBJS)
+	@echo "  LINK    $@"
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $(ASAN_OBJS) $(LIBS)
+
+build/obj/%.o: %.c config.mk
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+build/asan/%.o: %.c config.mk
+	@mkdir -p $(dir $@)
+	@echo "  CC-SAN  $<"
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) $(DEPFLAGS) -c -o $@ $<
+
+# The SQL files become C strings so the binary needs no data directory.
+build/gen/schema_sql.c: $(SCHEMA_SQL) tests/embed-sql.sh
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q)bash tests/embed-sql.sh $(SCHEMA_SQL) > $@.tmp && mv $@.tmp $@
+
+build/obj/build/gen/%.o: build/gen/%.c config.mk
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+build/asan/build/gen/%.o: build/gen/%.c config.mk
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+
+build/asan/tests/%: tests/unit/%.c $(ASAN_LIB_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  TEST    $@"
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $< \
+		$(ASAN_LIB_OBJS) -lcmocka $(LIBS)
+
+build/bench/%: tests/bench/%.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  BENCH   $@"
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+
+# make check: the sanitizer build and every test; ends with
+# "N passed, N failed".
+check: oltpmark build/asan/oltpmark $(UNIT_BINS)
+	$(Q)bash tests/run-tests.sh $(UNIT_BINS)
+
+bench: oltpmark $(BENCH_BINS)
+	$(Q)bash tests/bench/run-bench.sh $(BENCH_BINS)
+
+demo: oltpmark
+	$(Q)bash run/demo
+
+install: oltpmark
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/oltpmark
+	install -m 755 oltpmark $(DESTDIR)$(PREFIX)/bin/oltpmark
+	cp -r run $(DESTDIR)$(PREFIX)/share/oltpmark/
+
+FORMAT_FILES = $(SOURCES) $(wildcard src/*.h drivers/*.h terminals/*.h \
+	analysis/*.h) $(UNIT_SOURCES) $(BENCH_SOURCES)
+
+format:
+	clang-format -i $(FORMAT_FILES)
+
+format-check:
+	$(Q)bad=0; for f in $(FORMAT_FILES); do \
+		clang-format "$$f" | cmp -s - "$$f" || { echo "needs format: $$f"; bad=1; }; \
+	done; exit $$bad
+
+shellcheck:
+	$(Q)shellcheck -S style $(wildcard $(SHELL_SCRIPTS))
+
+clean:
+	rm -rf build oltpmark
+
+-include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d)

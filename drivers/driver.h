@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * driver.h - the database interface. A driver is one const table of
+ * function pointers (fio's ioengines), looked up by name; terminals reach
+ * the database only through it. Adding a database is one new file and one
+ * line in drivers/registry.c.
+ *
+ * Threading: a struct driver_conn belongs to one worker thread at a time;
+ * the ops themselves keep no shared mutable state.
+ */
+#ifndef OLTPMARK_DRIVER_H
+#define OLTPMARK_DRIVER_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "src/err.h"
+#include "src/txn.h"
+
+#define DRIVER_INTERFACE_VERSION 1
+
+/* How the pgsql driver runs a transaction. */
+enum driver_tx_mode {
+	DRIVER_TX_PROCEDURE, /* one call of the schema's PL/pgSQL function */
+	DRIVER_TX_SQL,	     /* client-side statements in BEGIN/COMMIT */
+	DRIVER_TX_NR
+};
+
+/* What a connection is opened with. */
+struct driver_config {
+	const char *conninfo;	     /* libpq conninfo, NULL: PG* environment */
+	enum driver_tx_mode tx_mode; /* procedure or sql */
+	int max_retries;	     /* retries of 40001/40P01 per transaction */
+};
+
+/* What the loader recorded in oltpmark_meta. */
+struct driver_db_info {
+	bool has_meta;	   /* oltpmark_meta exists and has its row */
+	char status[16];   /* "loading" or "loaded" */
+	int warehouses;	   /* warehouses loaded */
+	int c_load_c_last; /* C-Load of NURand(255,0,999) */
+	char version[32];  /* oltpmark version that loaded it */
+};
+
+/* A driver's open connection; each driver defines its own. */
+struct driver_conn;
+
+/* One driver. */
+struct driver_ops {
+	const char *name; /* "pgsql", "null" */
+	int version;	  /* DRIVER_INTERFACE_VERSION it was built for */
+
+	/* Open a connection. 0, or negative with err set (no password in it). */
+	int (*connect)(const struct driver_config *cfg,
+		       struct driver_conn **conn, struct err *err);
+
+	/*
+	 * Execute one transaction, retrying serialization failures and
+	 * deadlocks with the same input up to max_retries (counted in
+	 * out->retries). Returns 0 when out holds the result (ok, rollback
+	 * or error), or -ENOTCONN when the connection was lost (out->status
+	 * is then error): the caller reconnects and decides what to do.
+	 */
+	int (*execute)(struct driver_conn *conn, const struct txn_input *in,
+		       struct txn_output *out);
+
+	/* Re-open a lost connection once (the caller does the backoff). */
+	int (*reconnect)(struct driver_conn *conn, struct err *err);
+
+	/* Close and free. Safe on NULL. */
+	void (*disconnect)(struct driver_conn *conn);
+
+	/* Read oltpmark_meta. 0, or negative with err set. */
+	int (*db_info)(struct driver_conn *conn, struct driver_db_info *info,
+		       struct err *err);
+
+	/*
+	 * Add facts about the server to a JSON object for meta.json: version,
+	 * settings that matter, database size, postmaster PID and data
+	 * directory when visible. Never a password.
+	 */
+	int (*describe)(struct driver_conn *conn, json_t *server,
+			struct err *err);
+};
+
+/* The driver called name, or NULL. */
+const struct driver_ops *driver_find(const char *name);
+
+/* NULL-terminated list of driver names, for --help and errors. */
+extern const char *const driver_names[];
+
+#endif

@@ -1,0 +1,15 @@
+-- SPDX-License-Identifier: GPL-2.0-or-later
+-- oltpmark_meta: one row describing the loaded population. The loader
+-- inserts it with status 'loading' in its first transaction and sets
+-- 'loaded' only after keys, functions and ANALYZE are done, so a load that
+-- failed or was interrupted is recognisable, and run/check refuse it.
+
+CREATE TABLE oltpmark_meta (
+	status          text        NOT NULL CHECK (status IN ('loading', 'loaded')),
+	warehouses      integer     NOT NULL,
+	c_load_c_last   integer     NOT NULL, -- C-Load for NURand(255,0,999), clause 2.1.6.1
+	seed            bigint      NOT NULL, -- the loader's --seed, to reproduce a load
+	version         text        NOT NULL, -- oltpmark version that loaded it
+	load_started    timestamptz NOT NULL,
+	load_finished   timestamptz
+);

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* TEMPORARY scaffold, replaced by the helper that owns cmd_run. */
+#include "src/cmd.h"
+#include "src/log.h"
+
+int cmd_run(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	log_error("run: under construction");
+	return EXIT_WORK_FAILED;
+}

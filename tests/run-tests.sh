@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# run-tests.sh - run every test of `make check` and count them.
+#
+# Unit tests (cmocka) and integration tests (bats) both speak TAP here, so
+# one counter serves all; shellcheck of the scripts counts as one test.
+# The last line is "N passed, N failed" (", N skipped" when any were).
+# Usage: run-tests.sh UNIT_TEST_BINARY...
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+export OLTPMARK_FIXTURES="$top/tests/fixtures"
+export OLTPMARK="$top/oltpmark"
+passed=0
+failed=0
+skipped=0
+failures=()
+log_dir=$(mktemp -d "${TMPDIR:-/tmp}/oltpmark-check.XXXXXX")
+trap 'rm -rf "$log_dir"' EXIT
+
+# count_tap NAME FILE: add the TAP results in FILE to the counters.
+count_tap() {
+	local name=$1 file=$2 line
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "*"# skip"* | "ok "*"# SKIP"*) skipped=$((skipped + 1)) ;;
+		"ok "*) passed=$((passed + 1)) ;;
+		"not ok "*)
+			failed=$((failed + 1))
+			failures+=("$name: ${line#not ok }")
+			;;
+		esac
+	done <"$file"
+}
+
+# A program that dies before printing its plan counts as one failure.
+check_plan() {
+	local name=$1 file=$2 status=$3
+	if ! grep -qE '^1\.\.[0-9]+' "$file"; then
+		failed=$((failed + 1))
+		failures+=("$name: exited $status without a test plan")
+	fi
+}
+
+echo "== unit tests (cmocka, ASan+UBSan build)"
+for bin in "$@"; do
+	name=$(basename "$bin")
+	out="$log_dir/$name.tap"
+	CMOCKA_MESSAGE_OUTPUT=TAP \
+		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		"$bin" >"$out" 2>"$log_dir/$name.err"
+	status=$?
+	count_tap "$name" "$out"
+	check_plan "$name" "$out" "$status"
+	if [ "$status" -ne 0 ] && ! grep -q '^not ok' "$out"; then
+		failed=$((failed + 1))
+		failures+=("$name: exited $status (sanitizer?)")
+	fi
+	if [ "$status" -ne 0 ]; then
+		sed -n '1,40p' "$log_dir/$name.err" >&2
+		grep -A5 '^not ok' "$out" >&2
+	fi
+	printf '  %-32s %s\n' "$name" "$(grep -c '^ok' "$out") ok, $(grep -c '^not ok' "$out") not ok"
+done
+
+echo "== shellcheck"
+scripts=(configure run/pg tests/run-tests.sh tests/embed-sql.sh .ci/run)
+for f in run/oltpmark-run run/demo run/lib.sh run/hooks/* run/variants/* \
+	tests/integration/*.bash tests/bench/*.sh; do
+	[ -f "$f" ] && scripts+=("$f")
+done
+existing=()
+for f in "${scripts[@]}"; do [ -f "$f" ] && existing+=("$f"); done
+if command -v shellcheck >/dev/null 2>&1; then
+	if shellcheck -S style "${existing[@]}" >"$log_dir/shellcheck.txt" 2>&1; then
+		passed=$((passed + 1))
+		echo "  shellcheck: ${#existing[@]} scripts clean"
+	else
+		failed=$((failed + 1))
+		failures+=("shellcheck: findings in scripts")
+		head -n 40 "$log_dir/shellcheck.txt" >&2
+	fi
+else
+	skipped=$((skipped + 1))
+	echo "  shellcheck: not installed (Debian: shellcheck), skipped"
+fi
+
+echo "== integration tests (bats, each with its own PostgreSQL)"
+bats_files=(tests/integration/*.bats)
+if [ -e "${bats_files[0]}" ]; then
+	if command -v bats >/dev/null 2>&1; then
+		for f in "${bats_files[@]}"; do
+			name=$(basename "$f" .bats)
+			out="$log_dir/$name.tap"
+			bats --tap "$f" >"$out" 2>&1
+			status=$?
+			count_tap "$name" "$out"
+			check_plan "$name" "$out" "$status"
+			grep -E '^(not ok|#)' "$out" | head -n 60 >&2
+			printf '  %-32s %s\n' "$name" "$(grep -c '^ok' "$out") ok, $(grep -c '^not ok' "$out") not ok"
+		done
+	else
+		echo "  bats not installed (Debian: bats): integration tests not run" >&2
+		failed=$((failed + 1))
+		failures+=("bats: not installed")
+	fi
+fi
+
+if [ ${#failures[@]} -gt 0 ]; then
+	echo "== failures"
+	printf '  %s\n' "${failures[@]}"
+fi
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]
