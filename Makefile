@@ -116,7 +116,7 @@ format-check:
 	done; exit $$bad
 
 shellcheck:
-	$(Q)shellcheck -S style $(wildcard $(SHELL_SCRIPTS))
+	$(Q)shellcheck -x -S style $(wildcard $(SHELL_SCRIPTS))
 
 clean:
 	rm -rf build oltpmark

@@ -74,7 +74,7 @@ done
 existing=()
 for f in "${scripts[@]}"; do [ -f "$f" ] && existing+=("$f"); done
 if command -v shellcheck >/dev/null 2>&1; then
-	if shellcheck -S style "${existing[@]}" >"$log_dir/shellcheck.txt" 2>&1; then
+	if shellcheck -x -S style "${existing[@]}" >"$log_dir/shellcheck.txt" 2>&1; then
 		passed=$((passed + 1))
 		echo "  shellcheck: ${#existing[@]} scripts clean"
 	else
