@@ -32,20 +32,27 @@ UNIT_SOURCES := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SOURCES))
 BENCH_SOURCES := $(sort $(wildcard tests/bench/bench_*.c))
 BENCH_BINS := $(patsubst tests/bench/%.c,build/bench/%,$(BENCH_SOURCES))
-SHELL_SCRIPTS := configure run/pg run/oltpmark-run run/lib.sh \
+SHELL_SCRIPTS := configure run/pg run/oltpmark-run run/lib.sh run/demo \
+	run/install-deps \
 	$(wildcard run/hooks/*) $(wildcard run/variants/*) \
 	$(wildcard tests/*.sh) $(wildcard tests/integration/*.bash) .ci/run
 DEPFLAGS = -MMD -MP
 
-.PHONY: all check unit-tests integration-tests bench demo install clean \
+.PHONY: all configured check check-run bench bench-run demo install clean \
 	format format-check shellcheck
 
-all: oltpmark
+# config.mk has no rule of its own: make would then try to remake it before
+# anything else, before `make check` or `make demo` had a chance to install
+# what configure needs. These targets configure first, then build in a
+# sub-make that reads the fresh config.mk.
+all: configured
+	$(Q)$(MAKE) --no-print-directory oltpmark
 
-config.mk: configure VERSION.mk
-	./configure
+configured:
+	$(Q)if [ ! -f config.mk ] || [ configure -nt config.mk ] || \
+		[ VERSION.mk -nt config.mk ]; then ./configure; fi
 
-oltpmark: $(OBJS) config.mk
+oltpmark: $(OBJS)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $(OBJS) $(LIBS)
 
@@ -53,12 +60,12 @@ build/asan/oltpmark: $(ASAN_OBJS)
 	@echo "  LINK    $@"
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $(ASAN_OBJS) $(LIBS)
 
-build/obj/%.o: %.c config.mk
+build/obj/%.o: %.c $(wildcard config.mk)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-build/asan/%.o: %.c config.mk
+build/asan/%.o: %.c $(wildcard config.mk)
 	@mkdir -p $(dir $@)
 	@echo "  CC-SAN  $<"
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) $(DEPFLAGS) -c -o $@ $<
@@ -69,11 +76,11 @@ build/gen/schema_sql.c: $(SCHEMA_SQL) tests/embed-sql.sh
 	@echo "  GEN     $@"
 	$(Q)bash tests/embed-sql.sh $(SCHEMA_SQL) > $@.tmp && mv $@.tmp $@
 
-build/obj/build/gen/%.o: build/gen/%.c config.mk
+build/obj/build/gen/%.o: build/gen/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-build/asan/build/gen/%.o: build/gen/%.c config.mk
+build/asan/build/gen/%.o: build/gen/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 
@@ -90,13 +97,24 @@ build/bench/%: tests/bench/%.c $(LIB_OBJS)
 
 # make check: the sanitizer build and every test; ends with
 # "N passed, N failed".
-check: oltpmark build/asan/oltpmark $(UNIT_BINS)
+check:
+	$(Q)bash run/install-deps check
+	$(Q)$(MAKE) --no-print-directory configured
+	$(Q)$(MAKE) --no-print-directory check-run
+
+check-run: oltpmark build/asan/oltpmark $(UNIT_BINS)
 	$(Q)bash tests/run-tests.sh $(UNIT_BINS)
 
-bench: oltpmark $(BENCH_BINS)
+bench:
+	$(Q)bash run/install-deps demo
+	$(Q)$(MAKE) --no-print-directory configured
+	$(Q)$(MAKE) --no-print-directory bench-run
+
+bench-run: oltpmark $(BENCH_BINS)
 	$(Q)bash tests/bench/run-bench.sh $(BENCH_BINS)
 
-demo: oltpmark
+# run/demo installs, configures and builds by itself.
+demo:
 	$(Q)bash run/demo
 
 install: oltpmark
