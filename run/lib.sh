@@ -1,0 +1,178 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# run/lib.sh: what run/oltpmark-run needs besides the oltpmark binary,
+# sourced, not executed: messages, the memory cgroup of the non-cached
+# configuration (v2 memory.max or v1 memory.limit_in_bytes), pre-warming,
+# dropping the page cache, and the checkpoints a run saw. Each function
+# says what it needs; none of them kills anything by name.
+
+# om_log MSG...: a progress line on stderr.
+om_log() {
+	printf 'oltpmark-run: %s\n' "$*" >&2
+}
+
+# om_warn MSG...: a warning that must not be missed.
+om_warn() {
+	printf 'oltpmark-run: WARNING: %s\n' "$*" >&2
+}
+
+# om_die MSG...: one error line, exit 1 (cleanup runs from the EXIT trap).
+om_die() {
+	printf 'oltpmark-run: %s\n' "$*" >&2
+	exit 1
+}
+
+# om_psql CONNINFO SQL: run SQL, print unaligned tuples, stop on error.
+om_psql() {
+	psql "$1" -XAtq -v ON_ERROR_STOP=1 -c "$2"
+}
+
+# om_is_root: whether we may write /proc/sys and create cgroups.
+om_is_root() {
+	[ "$(id -u)" -eq 0 ]
+}
+
+# om_cgroup_memory_root: print the directory under which we may create a
+# memory cgroup (our own cgroup's, v2 or v1 memory controller), or fail.
+om_cgroup_memory_root() {
+	local line path
+	# cgroup v2: "0::/path" with the memory controller available there.
+	if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+		path=$(sed -n 's/^0:://p' /proc/self/cgroup)
+		if grep -qw memory "/sys/fs/cgroup${path}/cgroup.controllers" 2>/dev/null; then
+			echo "v2 /sys/fs/cgroup${path%/}"
+			return 0
+		fi
+	fi
+	# cgroup v1 (or hybrid): the memory hierarchy.
+	if [ -d /sys/fs/cgroup/memory ]; then
+		while IFS= read -r line; do
+			case "$line" in
+			*:memory:*)
+				path=${line#*:memory:}
+				echo "v1 /sys/fs/cgroup/memory${path%/}"
+				return 0
+				;;
+			esac
+		done </proc/self/cgroup
+	fi
+	return 1
+}
+
+# om_cgroup_create NAME LIMIT_BYTES: create a memory cgroup with that limit
+# and print "VERSION DIR". Fails (quietly) when it cannot be arranged.
+om_cgroup_create() {
+	local name=$1 limit=$2 root version dir
+	om_is_root || return 1
+	root=$(om_cgroup_memory_root) || return 1
+	version=${root%% *}
+	dir=${root#* }/$name
+	mkdir -p "$dir" 2>/dev/null || return 1
+	if [ "$version" = v2 ]; then
+		# Child cgroups need the controller enabled in the parent.
+		echo +memory >"${root#* }/cgroup.subtree_control" 2>/dev/null
+		echo "$limit" >"$dir/memory.max" 2>/dev/null || {
+			rmdir "$dir" 2>/dev/null
+			return 1
+		}
+		echo 0 >"$dir/memory.swap.max" 2>/dev/null
+	else
+		echo "$limit" >"$dir/memory.limit_in_bytes" 2>/dev/null || {
+			rmdir "$dir" 2>/dev/null
+			return 1
+		}
+		# No swapping around the limit either, when the kernel has memsw.
+		echo "$limit" >"$dir/memory.memsw.limit_in_bytes" 2>/dev/null
+	fi
+	echo "$version $dir"
+}
+
+# om_server_pids POSTMASTER_PID: the postmaster and all its children.
+om_server_pids() {
+	local pm=$1 stat f ppid rest
+	echo "$pm"
+	for f in /proc/[0-9]*/stat; do
+		stat=$(cat "$f" 2>/dev/null) || continue
+		# Field 4 is the ppid; field 2 (comm) may hold spaces: cut after ')'.
+		rest=${stat##*) }
+		read -r _ ppid _ <<<"$rest"
+		[ "$ppid" = "$pm" ] && { f=${f#/proc/}; echo "${f%/stat}"; }
+	done
+	return 0
+}
+
+# om_cgroup_add_server "VERSION DIR" POSTMASTER_PID: move the postmaster
+# and its current children into the cgroup; backends forked later inherit.
+om_cgroup_add_server() {
+	local dir=${1#* } pm=$2 pid
+	for pid in $(om_server_pids "$pm"); do
+		echo "$pid" >"$dir/cgroup.procs" 2>/dev/null || return 1
+	done
+}
+
+# om_cgroup_limit "VERSION DIR": print the limit in bytes.
+om_cgroup_limit() {
+	local version=${1%% *} dir=${1#* }
+	if [ "$version" = v2 ]; then
+		cat "$dir/memory.max"
+	else
+		cat "$dir/memory.limit_in_bytes"
+	fi
+}
+
+# om_cgroup_destroy "VERSION DIR": move any remaining tasks back to the
+# parent, then remove the cgroup.
+om_cgroup_destroy() {
+	local dir=${1#* } parent pid
+	[ -d "$dir" ] || return 0
+	parent=$(dirname "$dir")
+	while read -r pid; do
+		[ -n "$pid" ] && echo "$pid" >"$parent/cgroup.procs" 2>/dev/null
+	done <"$dir/cgroup.procs"
+	rmdir "$dir" 2>/dev/null || true
+}
+
+# om_drop_caches: write back dirty pages, then drop the page cache (root).
+om_drop_caches() {
+	sync
+	om_is_root || return 1
+	echo 3 >/proc/sys/vm/drop_caches 2>/dev/null
+}
+
+# om_prewarm CONNINFO: load every table and index of the database into
+# shared buffers with pg_prewarm; print the number of blocks read.
+om_prewarm() {
+	om_psql "$1" "CREATE EXTENSION IF NOT EXISTS pg_prewarm" >/dev/null &&
+		om_psql "$1" "SELECT coalesce(sum(pg_prewarm(c.oid::regclass)), 0)
+			FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+			WHERE n.nspname = 'public' AND c.relkind IN ('r', 'i')"
+}
+
+# om_checkpoints LOG SINCE_EPOCH UNTIL_EPOCH: from a server log whose lines
+# start with "%m" timestamps (YYYY-MM-DD HH:MM:SS.mmm TZ), print CSV rows
+# "start_epoch,end_epoch,kind" of the checkpoints that started in the window.
+om_checkpoints() {
+	local log=$1 since=$2 until=$3
+	[ -r "$log" ] || return 0
+	awk -v since="$since" -v until="$until" '
+	function epoch(d, t, z,   cmd, e) {
+		cmd = "date -u -d \"" d " " t " " z "\" +%s.%N"
+		cmd | getline e
+		close(cmd)
+		return e + 0
+	}
+	/LOG:  checkpoint starting:/ {
+		s = epoch($1, $2, $3)
+		kind = $0
+		sub(/.*checkpoint starting: /, "", kind)
+		gsub(/,/, " ", kind)
+		next_start = s
+		next_kind = kind
+	}
+	/LOG:  checkpoint complete:/ {
+		if (next_start != "" && next_start >= since && next_start <= until)
+			printf "%.3f,%.3f,%s\n", next_start, epoch($1, $2, $3), next_kind
+		next_start = ""
+	}' "$log"
+}

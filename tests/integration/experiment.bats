@@ -1,0 +1,145 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# experiment.bats: run/oltpmark-run end to end on tiny runs: the result
+# tree, the score table, variants restored even after a failing run, the
+# non-cached memory limit where root and cgroups allow it, and nothing
+# left running afterwards. Each test uses private clusters of its own
+# (run/pg under a temp dir), stopped by PID by oltpmark-run itself.
+
+load helpers
+
+setup_file() {
+	EXP_DIR=$(mktemp -d "${BATS_TMPDIR:-/tmp}/om-exp.XXXXXX")
+	chmod 755 "$EXP_DIR"
+	export EXP_DIR
+	# Two labels, cached only, one short run each: the shared clusters are
+	# loaded by the first and reused by the second.
+	for label in kern-a kern-b; do
+		"$REPO/run/oltpmark-run" --label "$label" --configs cached --runs 1 \
+			-w 1 -d 6 --ramp-up 2 --results "$EXP_DIR/results" \
+			>"$EXP_DIR/$label.out" 2>&1 || {
+			cat "$EXP_DIR/$label.out" >&3
+			return 1
+		}
+	done
+}
+
+teardown_file() {
+	local c
+	for c in "$EXP_DIR"/results/.clusters/*/ "$EXP_DIR"/*/.clusters/*/; do
+		[ -e "$c/.oltpmark-cluster" ] && "$REPO/run/pg" stop "$c" >/dev/null 2>&1
+	done
+	rm -rf "$EXP_DIR"
+}
+
+# leftover_processes DIR: processes whose command line mentions DIR.
+leftover_processes() {
+	local f
+	for f in /proc/[0-9]*/cmdline; do
+		tr '\0' ' ' <"$f" 2>/dev/null | grep -qF "$1" && echo "${f%/cmdline}"
+	done
+	return 0
+}
+
+@test "a mini experiment produces the result tree" {
+	local l
+	for l in kern-a kern-b; do
+		d=$EXP_DIR/results/$l/cached/run-1
+		[ -s "$d/meta.json" ]
+		[ -s "$d/summary.json" ]
+		[ -s "$d/mix.csv" ]
+		[ -s "$d/report.html" ]
+		[ -s "$d/sys/vmstat.txt" ] || [ -s "$d/sys/vmstat.skipped" ]
+		[ -e "$d/sys/checkpoints.csv" ]
+		grep -q '"db_state": "template-copy"' "$d/meta.json"
+		grep -q "\"label\": \"$l\"" "$d/meta.json"
+	done
+	# the second label reused the loaded template
+	grep -q "reusing the loaded database" "$EXP_DIR/kern-b.out"
+}
+
+@test "the experiment ends with a score table naming both labels" {
+	grep -q "kern-a" "$EXP_DIR/kern-b.out"
+	grep -q "kern-b" "$EXP_DIR/kern-b.out"
+	grep -q "100.00" "$EXP_DIR/kern-b.out"
+	run "$OLTPMARK" compare --baseline kern-a "$EXP_DIR/results"
+	[ "$status" -eq 0 ]
+	[[ $output == *kern-b* ]]
+}
+
+@test "no sampler or server is left after the experiment" {
+	run leftover_processes "$EXP_DIR"
+	[ -z "$output" ]
+}
+
+@test "a variant is restored after a failing run" {
+	local log=$EXP_DIR/variant.log fake=$EXP_DIR/fake-oltpmark
+	cat >"$EXP_DIR/record-variant" <<EOF
+#!/usr/bin/env bash
+echo "\$1" >>"$log"
+EOF
+	chmod +x "$EXP_DIR/record-variant"
+	# An oltpmark whose `run` fails: everything else is the real one.
+	cat >"$fake" <<EOF
+#!/usr/bin/env bash
+[ "\$1" = run ] && { echo "simulated failure" >&2; exit 1; }
+exec "$OLTPMARK" "\$@"
+EOF
+	chmod +x "$fake"
+	OLTPMARK=$fake run "$REPO/run/oltpmark-run" --label kern-v --configs cached \
+		--runs 1 -w 1 -d 3 --ramp-up 1 --no-baseline --hooks none \
+		--variant "rec=$EXP_DIR/record-variant" --results "$EXP_DIR/results"
+	[ "$(cat "$log")" = "$(printf 'apply\nrestore')" ]
+}
+
+@test "a variant is restored when oltpmark-run is interrupted" {
+	local log=$EXP_DIR/variant-int.log
+	cat >"$EXP_DIR/record-variant-int" <<EOF
+#!/usr/bin/env bash
+echo "\$1" >>"$log"
+EOF
+	chmod +x "$EXP_DIR/record-variant-int"
+	"$REPO/run/oltpmark-run" --label kern-i --configs cached --runs 1 -w 1 \
+		-d 60 --ramp-up 1 --no-baseline --hooks none \
+		--variant "rec=$EXP_DIR/record-variant-int" \
+		--results "$EXP_DIR/results" >"$EXP_DIR/int.out" 2>&1 &
+	local pid=$! i
+	for i in $(seq 1 120); do
+		grep -q "^apply" "$log" 2>/dev/null && grep -q "run: kern-i" "$EXP_DIR/int.out" && break
+		sleep 0.5
+	done
+	sleep 3
+	kill -INT "$pid"
+	wait "$pid" || true
+	[ "$(tail -n 1 "$log")" = restore ]
+	run leftover_processes "$EXP_DIR/results/.clusters"
+	[ -z "$output" ]
+}
+
+@test "bad options exit 2 with one line" {
+	run "$REPO/run/oltpmark-run" --runs 0
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	run "$REPO/run/oltpmark-run" --configs warm
+	[ "$status" -eq 2 ]
+	run "$REPO/run/oltpmark-run" --variant nonsense
+	[ "$status" -eq 2 ]
+	run "$REPO/run/oltpmark-run" --bogus
+	[ "$status" -eq 2 ]
+}
+
+@test "non-cached runs put the server in a memory cgroup (root only)" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root for cgroups and drop_caches"
+	. "$REPO/run/lib.sh"
+	om_cgroup_memory_root >/dev/null || skip "no memory cgroup controller here"
+	run "$REPO/run/oltpmark-run" --label kern-n --configs noncached --runs 1 \
+		-w 1 -d 4 --ramp-up 1 --hooks none --results "$EXP_DIR/results-nc"
+	[ "$status" -eq 0 ]
+	meta=$EXP_DIR/results-nc/kern-n/noncached/run-1/meta.json
+	grep -q '"noncached_enforced": "true"' "$meta"
+	grep -q '"page_cache_dropped": "true"' "$meta"
+	grep -q '"noncached_memory_limit_bytes": "[0-9]' "$meta"
+	# the cgroup is gone afterwards
+	run leftover_processes "$EXP_DIR/results-nc"
+	[ -z "$output" ]
+}
