@@ -1,0 +1,371 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_parse_perf.c - perf report parser on real outputs in
+ * tests/fixtures: perf-report-dso-sym.txt (shared fixture, no call
+ * graph), and perf-report-g-children.txt / perf-report-g-no-children.txt
+ * (perf 6.1, `perf record -a -g -F 199` on this project's VM while dd
+ * ran, reported with --sort dso,sym --percent-limit 3, with and without
+ * --no-children). Also the headerless form (-q), a second event section,
+ * and broken inputs.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/parse_perf.h"
+
+static const char *fixture(const char *name)
+{
+	static char path[4096];
+	const char *dir = getenv("OLTPMARK_FIXTURES");
+
+	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "tests/fixtures",
+		 name);
+	return path;
+}
+
+static char *slurp(const char *name, size_t *len)
+{
+	FILE *f = fopen(fixture(name), "rb");
+	char *buf;
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n > 0);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static int parse_bytes(const void *buf, size_t len, struct perf_report *r,
+		       struct err *err)
+{
+	char path[] = "/tmp/test_parse_perf.XXXXXX";
+	int fd = mkstemp(path);
+	int rc;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, buf, len), (ssize_t)len);
+	close(fd);
+	rc = perf_parse_file(path, r, err);
+	unlink(path);
+	return rc;
+}
+
+static int parse_str(const char *text, struct perf_report *r, struct err *err)
+{
+	return parse_bytes(text, strlen(text), r, err);
+}
+
+static void garbage(unsigned char *buf, size_t len, uint32_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		seed ^= seed << 13;
+		seed ^= seed >> 17;
+		seed ^= seed << 5;
+		buf[i] = (unsigned char)seed;
+	}
+}
+
+static bool near(double a, double b)
+{
+	return fabs(a - b) < 1e-9;
+}
+
+static void test_dso_sym(void **state)
+{
+	const struct perf_entry *e;
+	struct perf_report r;
+	struct err err = {""};
+	size_t i, kernel = 0;
+	double sum = 0;
+
+	(void)state;
+	assert_int_equal(
+		perf_parse_file(fixture("perf-report-dso-sym.txt"), &r, &err),
+		0);
+	assert_int_equal(r.nevents, 1);
+	assert_string_equal(r.events[0], "cpu-clock:pppH");
+	assert_int_equal(r.n, 23);
+	assert_int_equal(r.bad_lines, 0);
+	assert_int_equal(r.callgraph_lines, 0);
+
+	e = &r.entries[0];
+	assert_true(near(e->overhead_pct, 2.20));
+	assert_true(isnan(e->children_pct));
+	assert_null(e->command);
+	assert_string_equal(e->dso, "[kernel.kallsyms]");
+	assert_int_equal(e->marker, 'k');
+	assert_string_equal(e->symbol, "exc_page_fault");
+	assert_int_equal(e->event, 0);
+
+	e = &r.entries[1];
+	assert_true(near(e->overhead_pct, 1.45));
+	assert_string_equal(e->dso, "postgres (deleted)");
+	assert_int_equal(e->marker, '.');
+	assert_string_equal(e->symbol, "0x00000000001b79c7");
+
+	e = perf_find(&r, "libc.so.6", "__memmove_avx512_unaligned_erms");
+	assert_non_null(e);
+	assert_true(near(e->overhead_pct, 0.70));
+	e = perf_find(&r, "ld-linux-x86-64.so.2", "do_lookup_x");
+	assert_true(near(e->overhead_pct, 1.10));
+	assert_null(perf_find(&r, "[kernel.kallsyms]", "no_such_function"));
+	e = &r.entries[22];
+	assert_string_equal(e->symbol, "next_uptodate_folio");
+	assert_true(near(e->overhead_pct, 0.50));
+
+	for (i = 0; i < r.n; i++) {
+		kernel += r.entries[i].marker == 'k';
+		sum += r.entries[i].overhead_pct;
+	}
+	assert_int_equal(kernel, 7);
+	assert_true(fabs(sum - 18.55) < 1e-9);
+
+	/* " (deleted)" goes: the postgres entries keep their own rows. */
+	assert_int_equal(perf_merge_normalized(&r, &err), 0);
+	assert_int_equal(r.n, 23);
+	assert_string_equal(r.entries[1].dso, "postgres");
+	perf_free(&r);
+	perf_free(&r);
+}
+
+static void test_callgraph_children(void **state)
+{
+	const struct perf_entry *e;
+	struct perf_report r;
+	struct err err = {""};
+
+	(void)state;
+	assert_int_equal(perf_parse_file(fixture("perf-report-g-children.txt"),
+					 &r, &err),
+			 0);
+	assert_string_equal(r.events[0], "cpu-clock:ppp");
+	assert_int_equal(r.n, 29);
+	assert_int_equal(r.bad_lines, 0);
+	assert_int_equal(r.callgraph_lines, 161);
+	e = &r.entries[0];
+	assert_true(near(e->children_pct, 33.13));
+	assert_true(near(e->overhead_pct, 0.0));
+	assert_string_equal(e->symbol, "entry_SYSCALL_64_after_hwframe");
+	e = perf_find(&r, "[kernel.kallsyms]", "do_syscall_64");
+	assert_true(near(e->children_pct, 33.13));
+	assert_true(near(e->overhead_pct, 7.83));
+	e = perf_find(&r, "oltpmark", "rng_range");
+	assert_true(near(e->overhead_pct, 13.86));
+	assert_true(near(e->children_pct, 14.46));
+	e = perf_find(&r, "[unknown]", "0x0000000000000001");
+	assert_non_null(e);
+	assert_int_equal(e->marker, 'k');
+	assert_non_null(perf_find(&r, "[kernel.kallsyms]",
+				  "do_execveat_common.isra.0"));
+
+	assert_int_equal(perf_merge_normalized(&r, &err), 0);
+	assert_int_equal(r.n, 29);
+	assert_non_null(
+		perf_find(&r, "[kernel.kallsyms]", "do_execveat_common"));
+	perf_sort(&r);
+	assert_string_equal(r.entries[0].symbol, "__vdso_clock_gettime");
+	assert_string_equal(r.entries[1].symbol, "rng_range");
+	assert_string_equal(r.entries[2].symbol, "do_syscall_64");
+	perf_free(&r);
+}
+
+static void test_callgraph_no_children(void **state)
+{
+	static const char *const syms[] = {
+		"__vdso_clock_gettime", "rng_range", "do_syscall_64",
+		"inputs_generate",	"read_zero", "worker_record",
+	};
+	static const double pct[] = {14.46, 13.86, 7.83, 4.22, 3.61, 3.01};
+	struct perf_report r;
+	struct err err = {""};
+	size_t i;
+
+	(void)state;
+	assert_int_equal(
+		perf_parse_file(fixture("perf-report-g-no-children.txt"), &r,
+				&err),
+		0);
+	assert_int_equal(r.n, 6);
+	assert_int_equal(r.callgraph_lines, 23);
+	assert_int_equal(r.bad_lines, 0);
+	for (i = 0; i < 6; i++) {
+		assert_string_equal(r.entries[i].symbol, syms[i]);
+		assert_true(near(r.entries[i].overhead_pct, pct[i]));
+	}
+	assert_string_equal(r.entries[0].dso, "[vdso]");
+	assert_int_equal(r.entries[0].marker, '.');
+	perf_free(&r);
+}
+
+static void test_variants(void **state)
+{
+	/* perf report -q: no header at all. */
+	static const char quiet[] =
+		"     2.20%  [kernel.kallsyms]  [k] exc_page_fault\n"
+		"     1.45%  postgres (deleted)  [.] 0x00000000001b79c7\n"
+		"     1.00%  [kernel.kallsyms]  [k] foo.isra.0\n"
+		"     0.50%  [kernel.kallsyms]  [k] foo.constprop.1\n";
+	/* --sort comm,dso,sym, two events, a dso wider than its column. */
+	static const char comm[] =
+		"# Samples: 10  of event 'cycles'\n"
+		"#\n"
+		"# Overhead  Command   Shared Object  Symbol\n"
+		"# ........  ........  .............  ......\n"
+		"#\n"
+		"    60.00%  postgres  postgres       [.] LWLockAcquire\n"
+		"    40.00%  kworker/  [kernel.kallsyms_really_long] [k] std::vector<int>::push_back(int const&)\n"
+		"\n"
+		"# Samples: 5  of event 'instructions'\n"
+		"#\n"
+		"# Overhead  Command   Shared Object  Symbol\n"
+		"# ........  ........  .............  ......\n"
+		"#\n"
+		"   100.00%  postgres  postgres       [.] LWLockAcquire\n";
+	struct perf_report r;
+	struct err err = {""};
+
+	(void)state;
+	assert_int_equal(parse_str(quiet, &r, &err), 0);
+	assert_int_equal(r.n, 4);
+	assert_string_equal(r.entries[1].dso, "postgres (deleted)");
+	assert_string_equal(r.entries[1].symbol, "0x00000000001b79c7");
+	assert_int_equal(perf_merge_normalized(&r, &err), 0);
+	assert_int_equal(r.n, 3);
+	assert_string_equal(r.entries[2].symbol, "foo");
+	assert_true(near(r.entries[2].overhead_pct, 1.50));
+	perf_free(&r);
+
+	assert_int_equal(parse_str(comm, &r, &err), 0);
+	assert_int_equal(r.nevents, 2);
+	assert_string_equal(r.events[0], "cycles");
+	assert_string_equal(r.events[1], "instructions");
+	assert_int_equal(r.n, 3);
+	assert_string_equal(r.entries[0].command, "postgres");
+	assert_string_equal(r.entries[1].command, "kworker/");
+	assert_string_equal(r.entries[1].dso, "[kernel.kallsyms_really_long]");
+	assert_string_equal(r.entries[1].symbol,
+			    "std::vector<int>::push_back(int const&)");
+	assert_int_equal(r.entries[2].event, 1);
+	assert_true(near(r.entries[2].overhead_pct, 100));
+	/* Same symbol, different events: not merged. */
+	assert_int_equal(perf_merge_normalized(&r, &err), 0);
+	assert_int_equal(r.n, 3);
+	perf_free(&r);
+}
+
+static void test_every_cut(void **state)
+{
+	static const char *const files[] = {
+		"perf-report-dso-sym.txt",
+		"perf-report-g-no-children.txt",
+	};
+	size_t f, len, cut;
+
+	(void)state;
+	for (f = 0; f < 2; f++) {
+		char *buf = slurp(files[f], &len);
+
+		for (cut = 0; cut <= len; cut++) {
+			struct perf_report r;
+			struct err err = {""};
+			int rc = parse_bytes(buf, cut, &r, &err);
+
+			if (rc == 0) {
+				assert_true(r.n >= 1 && r.n <= 23);
+				assert_true(r.bad_lines <= 1);
+			} else {
+				assert_true(rc == -EINVAL || rc == -ENODATA);
+				assert_null(r.entries);
+			}
+			perf_free(&r);
+		}
+		free(buf);
+	}
+}
+
+static void test_broken_inputs(void **state)
+{
+	unsigned char noise[4096];
+	struct perf_report r;
+	struct err err = {""};
+	uint32_t seed;
+	size_t len;
+	char *buf;
+
+	(void)state;
+	assert_int_equal(parse_str("", &r, &err), -ENODATA);
+	assert_int_equal(parse_str("\n\n", &r, &err), -ENODATA);
+	for (seed = 1; seed <= 20; seed++) {
+		garbage(noise, sizeof(noise), seed);
+		assert_int_equal(parse_bytes(noise, sizeof(noise), &r, &err),
+				 -EINVAL);
+	}
+	buf = slurp("vmstat-n-1.txt", &len);
+	assert_int_equal(parse_bytes(buf, len, &r, &err), -EINVAL);
+	free(buf);
+
+	/* Cut inside the last entry: 22 entries and one bad line. */
+	buf = slurp("perf-report-dso-sym.txt", &len);
+	*strstr(buf, "next_uptodate_folio") = '\0';
+	assert_int_equal(parse_str(buf, &r, &err), 0);
+	assert_int_equal(r.n, 22);
+	assert_int_equal(r.bad_lines, 1);
+	perf_free(&r);
+	free(buf);
+
+	/* Header, no samples. */
+	assert_int_equal(parse_str("# Overhead  Shared Object  Symbol\n"
+				   "# ........  .............  ......\n"
+				   "#\n",
+				   &r, &err),
+			 -ENODATA);
+	assert_int_equal(parse_str("# Overhead  Shared Object  Symbol\n"
+				   "# ........  .............  ......\n"
+				   "     1.00%  a              [k] ok\n"
+				   "junk line\n"
+				   "     x.00%  a              [k] bad\n"
+				   "     1.00%                 [k] nodso\n"
+				   "     1.00%  a              nomarker\n"
+				   "    1.00%%  a              [k] two\n",
+				   &r, &err),
+			 0);
+	assert_int_equal(r.n, 1);
+	assert_int_equal(r.bad_lines, 5);
+	perf_free(&r);
+	assert_int_equal(perf_parse_file("/nonexistent/perf.txt", &r, &err),
+			 -ENOENT);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dso_sym),
+		cmocka_unit_test(test_callgraph_children),
+		cmocka_unit_test(test_callgraph_no_children),
+		cmocka_unit_test(test_variants),
+		cmocka_unit_test(test_every_cut),
+		cmocka_unit_test(test_broken_inputs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
