@@ -19,7 +19,8 @@ ALTER TABLE stock ADD CONSTRAINT stock_pkey PRIMARY KEY (s_w_id, s_i_id);
 ALTER TABLE customer ADD CONSTRAINT customer_pkey
 	PRIMARY KEY (c_w_id, c_d_id, c_id);
 -- next
-ALTER TABLE orders ADD CONSTRAINT orders_pkey PRIMARY KEY (o_w_id, o_d_id, o_id);
+ALTER TABLE orders ADD CONSTRAINT orders_pkey
+	PRIMARY KEY (o_w_id, o_d_id, o_id);
 -- next
 -- Order-Status: the customer's latest order is the last entry of
 -- (o_w_id, o_d_id, o_c_id) in this index, read backwards, no sort.
