@@ -43,6 +43,22 @@ struct driver_db_info {
 	char version[32];  /* oltpmark version that loaded it */
 };
 
+/*
+ * Server counters sampled at the start and the end of the measured
+ * interval; their differences go to run.json ("server_stats"). -1 where
+ * the driver cannot tell.
+ */
+struct driver_stats {
+	long long blks_hit;	    /* pg_stat_database: buffer hits */
+	long long blks_read;	    /* pg_stat_database: blocks read from the
+				       kernel (page cache or device) */
+	long long xact_commit;	    /* pg_stat_database */
+	long long xact_rollback;    /* pg_stat_database */
+	long long checkpoints_timed; /* pg_stat_bgwriter (checkpointer) */
+	long long checkpoints_req;   /* requested (forced) checkpoints */
+	long long buffers_checkpoint; /* buffers written by checkpoints */
+};
+
 /* A driver's open connection; each driver defines its own. */
 struct driver_conn;
 
@@ -82,6 +98,13 @@ struct driver_ops {
 	 */
 	int (*describe)(struct driver_conn *conn, json_t *server,
 			struct err *err);
+
+	/*
+	 * Sample the server counters of struct driver_stats (for the current
+	 * database). Called on a connection of its own, outside the workers.
+	 */
+	int (*stats)(struct driver_conn *conn, struct driver_stats *stats,
+		     struct err *err);
 };
 
 /* The driver called name, or NULL. */
