@@ -1,0 +1,244 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# Tests of `oltpmark report` on the golden run directory
+# (tests/golden/run-basic: mix.csv, meta.json, run.json and the hooks'
+# sys/ files), copied to a temporary directory for each test: the files
+# it writes, the plots (when gnuplot is installed), report.html opened in
+# headless Chromium (when installed), runs without sys/ or without
+# gnuplot, partial runs, and bad input. No database is needed.
+#
+# $stderr is set by bats' `run --separate-stderr`, which shellcheck cannot
+# see.
+# shellcheck disable=SC2154
+
+load helpers
+
+bats_require_minimum_version 1.5.0
+
+GOLDEN=$REPO/tests/golden/run-basic
+
+setup() {
+	RUN_DIR=$BATS_TEST_TMPDIR/run
+	cp -r -- "$GOLDEN" "$RUN_DIR"
+	rm -rf -- "$RUN_DIR/expected"
+}
+
+# True when gnuplot can draw here (the report skips plots otherwise).
+have_gnuplot() {
+	command -v gnuplot >/dev/null 2>&1
+}
+
+# chromium_dump PAGE: print the DOM of PAGE after it loaded, from a
+# headless Chromium with a throwaway profile and no network services.
+chromium_dump() {
+	local page=$1 profile
+
+	profile=$(mktemp -d "$BATS_TEST_TMPDIR/chromium.XXXXXX")
+	timeout 120 chromium --headless --no-sandbox --disable-gpu \
+		--disable-quic --no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync \
+		--user-data-dir="$profile" --virtual-time-budget=10000 \
+		--dump-dom "file://$page" 2>/dev/null
+}
+
+@test "report writes the summary, the time series and report.html" {
+	run --separate-stderr "$OLTPMARK" report "$RUN_DIR"
+	[ "$status" -eq 0 ]
+	[[ $output == *"NOTPM"*"1451.00"* ]]
+	[ -s "$RUN_DIR/summary.json" ]
+	[ -s "$RUN_DIR/summary.txt" ]
+	[ -s "$RUN_DIR/timeseries.csv" ]
+	[ -s "$RUN_DIR/report.html" ]
+	# what it printed is summary.txt
+	[ "$output" = "$(cat "$RUN_DIR/summary.txt")" ]
+	# no temporary file is left behind
+	run find "$RUN_DIR" -name '*.tmp'
+	[ -z "$output" ]
+	# the summary of the golden run is the golden one
+	cmp "$RUN_DIR/summary.json" "$GOLDEN/expected/summary.json"
+	cmp "$RUN_DIR/timeseries.csv" "$GOLDEN/expected/timeseries.csv"
+}
+
+@test "report draws every plot as PNG and SVG" {
+	have_gnuplot || skip "gnuplot not installed (Debian: gnuplot-nox)"
+	"$OLTPMARK" report "$RUN_DIR" >/dev/null
+	local name
+	for name in notpm rt-new_order rt-payment rt-order_status \
+		rt-delivery rt-stock_level vmstat-procs vmstat-in vmstat-cs \
+		vmstat-cpu vmstat-io iostat-util iostat-await iostat-iops; do
+		[ -s "$RUN_DIR/plots/$name.png" ] || {
+			echo "missing $name.png"
+			return 1
+		}
+		[ -s "$RUN_DIR/plots/$name.svg" ] || {
+			echo "missing $name.svg"
+			return 1
+		}
+		# a real PNG and a real SVG
+		[ "$(head -c 8 "$RUN_DIR/plots/$name.png" | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ]
+		grep -q '<svg' "$RUN_DIR/plots/$name.svg"
+	done
+	# every PNG has its SVG
+	local png
+	for png in "$RUN_DIR"/plots/*.png; do
+		[ -s "${png%.png}.svg" ]
+	done
+}
+
+@test "report.html has no script and names only files that exist" {
+	"$OLTPMARK" report "$RUN_DIR" >/dev/null
+	local html=$RUN_DIR/report.html
+	run ! grep -qi '<script' "$html"
+	# strings from the run's files are escaped
+	grep -q '&lt;script&gt;alert' "$html"
+	grep -q '&lt;console=ttyS0&gt; &amp; quiet' "$html"
+	# the hooks' skip reasons and error files are shown
+	grep -q 'Skipped: perf lock contention needs' "$html"
+	grep -q 'iostat.err' "$html"
+	# every local link and image is there
+	local ref
+	while read -r ref; do
+		[ -e "$RUN_DIR/$ref" ] || {
+			echo "report.html names $ref, which is missing"
+			return 1
+		}
+	done < <(grep -o '\(src\|href\)="[^"#][^"]*"' "$html" |
+		sed 's/^[a-z]*="//; s/"$//')
+	# nothing from the network
+	run ! grep -q '\(src\|href\)="\(https\?:\)\?//' "$html"
+}
+
+@test "report.html renders in headless Chromium and every image loads" {
+	command -v chromium >/dev/null 2>&1 ||
+		skip "chromium not installed (Debian: chromium)"
+	have_gnuplot || skip "gnuplot not installed: the page has no image"
+	"$OLTPMARK" report "$RUN_DIR" >/dev/null
+	# A copy of the page with a probe that puts the count of images and
+	# of broken ones (and any script error) into the title.
+	local probe=$RUN_DIR/probe.html
+	sed 's|</body>|<script>window.onerror=function(m){document.title="script error: "+m};window.addEventListener("load",function(){var n=0,b=0;for(var i of document.images){n++;if(!i.complete\|\|i.naturalWidth===0)b++}document.title="images "+n+" broken "+b})</script></body>|' \
+		"$RUN_DIR/report.html" >"$probe"
+	run chromium_dump "$probe"
+	[ "$status" -eq 0 ]
+	[[ $output == *"<title>images "* ]]
+	[[ $output == *" broken 0</title>"* ]]
+	[[ $output != *"<title>images 0 "* ]]
+	[[ $output == *"oltpmark report"* ]]
+	[[ $output == *"NOTPM"* ]]
+}
+
+@test "a run without sys/ still gets its workload plots" {
+	rm -rf -- "$RUN_DIR/sys"
+	run --separate-stderr "$OLTPMARK" report "$RUN_DIR"
+	[ "$status" -eq 0 ]
+	grep -q 'No sys/ directory' "$RUN_DIR/report.html"
+	if have_gnuplot; then
+		[ -s "$RUN_DIR/plots/notpm.png" ]
+		[ -s "$RUN_DIR/plots/notpm.svg" ]
+		[ -s "$RUN_DIR/plots/rt-new_order.svg" ]
+		[ ! -e "$RUN_DIR/plots/vmstat-cs.png" ]
+	fi
+}
+
+@test "a partial run says so at the top" {
+	sed -i 's/"partial": false/"partial": true/; s/"end_reason": "completed"/"end_reason": "interrupted"/' \
+		"$RUN_DIR/run.json"
+	run --separate-stderr "$OLTPMARK" report "$RUN_DIR"
+	[ "$status" -eq 0 ]
+	[[ $output == *"PARTIAL RUN: interrupted"* ]]
+	grep -q '"partial": true' "$RUN_DIR/summary.json"
+	# the banner comes before the first heading
+	local banner heading
+	banner=$(grep -n 'class="banner">Partial run: interrupted' "$RUN_DIR/report.html" | cut -d: -f1)
+	heading=$(grep -n '<h1>' "$RUN_DIR/report.html" | cut -d: -f1)
+	[ -n "$banner" ] && [ "$banner" -lt "$heading" ]
+}
+
+@test "a run without run.json is partial" {
+	rm -f -- "$RUN_DIR/run.json"
+	run --separate-stderr "$OLTPMARK" report "$RUN_DIR"
+	[ "$status" -eq 0 ]
+	grep -q '"partial": true' "$RUN_DIR/summary.json"
+	grep -q 'there is no run.json' "$RUN_DIR/report.html"
+}
+
+@test "without gnuplot the plots are skipped with a note" {
+	OLTPMARK_GNUPLOT=/nonexistent/gnuplot run --separate-stderr \
+		"$OLTPMARK" report "$RUN_DIR"
+	[ "$status" -eq 0 ]
+	grep -q 'Plots skipped: /nonexistent/gnuplot not found' "$RUN_DIR/report.html"
+	[ ! -e "$RUN_DIR/plots/notpm.png" ]
+}
+
+@test "--window and --ramp-up choose the window; --no-plots draws nothing" {
+	run --separate-stderr "$OLTPMARK" report --no-plots --window 30:60 "$RUN_DIR"
+	[ "$status" -eq 0 ]
+	[[ $output == *"30.000 .. 60.000 s (30.000 s measured"* ]]
+	grep -q '"start_from": "option"' "$RUN_DIR/summary.json"
+	[ ! -e "$RUN_DIR/report.html" ]
+	[ ! -e "$RUN_DIR/plots" ]
+	run --separate-stderr "$OLTPMARK" report --no-plots --ramp-up 40 "$RUN_DIR"
+	[ "$status" -eq 0 ]
+	[[ $output == *"40.000 .. 80.000 s"* ]]
+	run --separate-stderr "$OLTPMARK" report --no-plots --window 50: "$RUN_DIR"
+	[ "$status" -eq 0 ]
+	[[ $output == *"50.000 .. 80.000 s"* ]]
+}
+
+@test "a cut last line of mix.csv is tolerated and said" {
+	printf '81000,3,new_or' >>"$RUN_DIR/mix.csv"
+	run --separate-stderr "$OLTPMARK" report --no-plots "$RUN_DIR"
+	[ "$status" -eq 0 ]
+	[[ $output == *"last line had no newline"* ]]
+	grep -q '"truncated_lines": 1' "$RUN_DIR/summary.json"
+}
+
+@test "bad input exits 2 with one line" {
+	local cases=(
+		"missing:"
+		"notdir:"
+		"nomix:"
+		"badrow:line 3"
+		"badjson:run.json"
+		"badwindow:--window"
+		"emptywindow:after the end of the run"
+		"both:not both"
+	)
+	local c name want dir args
+	for c in "${cases[@]}"; do
+		name=${c%%:*}
+		want=${c#*:}
+		dir=$BATS_TEST_TMPDIR/$name
+		args=()
+		case $name in
+		missing) dir=$BATS_TEST_TMPDIR/does-not-exist ;;
+		notdir) dir=$RUN_DIR/mix.csv ;;
+		nomix) mkdir -p "$dir" ;;
+		badrow)
+			cp -r -- "$RUN_DIR" "$dir"
+			sed -i '3s/.*/17,3,new_order,fine,12,11/' "$dir/mix.csv"
+			;;
+		badjson)
+			cp -r -- "$RUN_DIR" "$dir"
+			head -c 200 "$RUN_DIR/run.json" >"$dir/run.json"
+			;;
+		badwindow) dir=$RUN_DIR args=(--window 10-20) ;;
+		emptywindow) dir=$RUN_DIR args=(--window 500:600) ;;
+		both) dir=$RUN_DIR args=(--window 10:20 --ramp-up 5) ;;
+		esac
+		run --separate-stderr "$OLTPMARK" report --no-plots "${args[@]}" "$dir"
+		[ "$status" -eq 2 ] || {
+			echo "$name: status $status: $stderr"
+			return 1
+		}
+		[ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ] || {
+			echo "$name: more than one line: $stderr"
+			return 1
+		}
+		[[ $stderr == "oltpmark: "*"$want"* ]] || {
+			echo "$name: '$stderr' does not say '$want'"
+			return 1
+		}
+	done
+}
