@@ -1,0 +1,936 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * compare_evidence.c - the contest table, representative runs, and the
+ * profile and lock tables of `oltpmark compare` (compare_evidence.h).
+ *
+ * CPU and I/O wait are vmstat means over each run's measured window
+ * (vmstat -t timestamps against meta.json's start plus the window of
+ * summary.json), averaged over the label's scored runs. Profiles and lock
+ * statistics are averaged over the runs that have them, as shares of
+ * each run's total, so runs of different lengths weigh the same.
+ */
+#include "analysis/compare_evidence.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analysis/parse_lockstat.h"
+#include "analysis/parse_perf.h"
+#include "analysis/parse_readprofile.h"
+#include "analysis/parse_vmstat.h"
+#include "analysis/stats.h"
+
+static int remark(struct cev *ev, const char *dir, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int remark(struct cev *ev, const char *dir, const char *fmt, ...)
+{
+	struct runset_problem *grown;
+	char text[ERR_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	grown = realloc(ev->remarks, (ev->nremarks + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	ev->remarks = grown;
+	grown[ev->nremarks].dir = strdup(dir);
+	grown[ev->nremarks].reason = strdup(text);
+	if (!grown[ev->nremarks].dir || !grown[ev->nremarks].reason) {
+		free(grown[ev->nremarks].dir);
+		free(grown[ev->nremarks].reason);
+		return -ENOMEM;
+	}
+	ev->nremarks++;
+	return 0;
+}
+
+static bool run_has_file(const struct runset_run *run, const char *name)
+{
+	char path[4096];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", run->dir, name);
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
+ * Open run->dir/name for reading. NULL with err set when it cannot be.
+ * The parsers then get the stream, so their messages do not repeat the
+ * path that the remark already names.
+ */
+static FILE *open_sys(const struct runset_run *run, const char *name,
+		      struct err *err)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", run->dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		err_set(err, -errno, "%s", strerror(errno));
+	return f;
+}
+
+const char *cev_source_name(enum cev_source source)
+{
+	static const char *const names[CEV_SOURCE_NR] = {
+		[CEV_READPROFILE] = "readprofile",
+		[CEV_PERF] = "perf",
+		[CEV_LOCK_STAT] = "lock_stat",
+	};
+
+	return (unsigned)source < CEV_SOURCE_NR ? names[source] : "";
+}
+
+const char *cev_source_file(enum cev_source source)
+{
+	static const char *const files[CEV_SOURCE_NR] = {
+		[CEV_READPROFILE] = "sys/readprofile.txt",
+		[CEV_PERF] = "sys/perf-report.txt",
+		[CEV_LOCK_STAT] = "sys/lock_stat.txt",
+	};
+
+	return (unsigned)source < CEV_SOURCE_NR ? files[source] : "";
+}
+
+/* --- vmstat */
+
+/* Column value of sample i; "us+sy" is the sum of two columns. */
+static double vm_value(const struct vmstat_series *s, size_t i, int col,
+		       int col2)
+{
+	double v = vmstat_value(s, i, col);
+
+	if (col2 >= 0)
+		v += vmstat_value(s, i, col2);
+	return v;
+}
+
+/* Columns for key: col (and col2 for us+sy); false when absent. */
+static bool vm_columns(const struct vmstat_series *s, const char *key, int *col,
+		       int *col2)
+{
+	*col2 = -1;
+	if (strcmp(key, "us+sy") == 0) {
+		*col = vmstat_column(s, "us");
+		*col2 = vmstat_column(s, "sy");
+		return *col >= 0 && *col2 >= 0;
+	}
+	*col = vmstat_column(s, key);
+	return *col >= 0;
+}
+
+/*
+ * Whether sample i lies in the run's window. vmstat stamps a line when
+ * its one-second interval ends, so a sample covers (t - 1, t].
+ */
+static bool vm_in_window(const struct vmstat_series *s, size_t i,
+			 const struct runset_run *run)
+{
+	double t = (double)s->time_s[i] - run->start_epoch_s;
+
+	return t > run->window_start_s && t <= run->window_end_s;
+}
+
+/* Means of us+sy and wa over the run's window (or every sample). */
+static int run_vmstat(struct cev *ev, const struct runset_run *run, double *cpu,
+		      double *wa)
+{
+	struct vmstat_series s = {0};
+	struct err err = {""};
+	double sum_cpu = 0, sum_wa = 0;
+	size_t i, n = 0, nwa = 0;
+	bool windowed;
+	int us, sy, wcol, rc = 0;
+	FILE *f;
+
+	*cpu = *wa = NAN;
+	if (!run_has_file(run, "sys/vmstat.txt"))
+		return 0;
+	f = open_sys(run, "sys/vmstat.txt", &err);
+	if (f) {
+		rc = vmstat_parse(f, &s, &err);
+		fclose(f);
+	}
+	if (!f || rc < 0) {
+		rc = remark(
+			ev, run->dir,
+			"sys/vmstat.txt ignored (%s): CPU and I/O wait unknown",
+			err.msg);
+		vmstat_free(&s);
+		return rc;
+	}
+	/* One cut last line is how a sampler that was stopped leaves it. */
+	if (s.bad_lines > 1)
+		rc = remark(ev, run->dir,
+			    "sys/vmstat.txt: %zu lines could not be read",
+			    s.bad_lines);
+	windowed = s.has_time && !isnan(run->start_epoch_s) &&
+		   !isnan(run->window_start_s);
+	if (windowed) {
+		for (i = 0; i < s.nsamples && !n; i++)
+			n += vm_in_window(&s, i, run);
+		if (!n && rc == 0) {
+			windowed = false;
+			rc = remark(
+				ev, run->dir,
+				"sys/vmstat.txt: no sample inside the measured "
+				"window; all %zu samples used",
+				s.nsamples);
+		}
+	} else if (!s.has_time && !isnan(run->window_start_s) && rc == 0) {
+		rc = remark(ev, run->dir,
+			    "sys/vmstat.txt has no timestamps (vmstat -t): "
+			    "CPU and I/O wait over all %zu samples",
+			    s.nsamples);
+	}
+	n = 0;
+	vm_columns(&s, "us+sy", &us, &sy);
+	wcol = vmstat_column(&s, "wa");
+	for (i = 0; i < s.nsamples; i++) {
+		if (windowed && !vm_in_window(&s, i, run))
+			continue;
+		if (us >= 0 && sy >= 0) {
+			sum_cpu += vm_value(&s, i, us, sy);
+			n++;
+		}
+		if (wcol >= 0) {
+			sum_wa += vmstat_value(&s, i, wcol);
+			nwa++;
+		}
+	}
+	if (n)
+		*cpu = sum_cpu / (double)n;
+	if (nwa)
+		*wa = sum_wa / (double)nwa;
+	vmstat_free(&s);
+	return rc;
+}
+
+long cev_vmstat_points(const struct runset_run *run, const char *key,
+		       double **x, double **y, bool *since_start)
+{
+	struct vmstat_series s = {0};
+	struct err err = {""};
+	int col, col2, rc;
+	size_t i;
+	FILE *f;
+
+	*x = *y = NULL;
+	*since_start = false;
+	f = open_sys(run, "sys/vmstat.txt", &err);
+	if (!f)
+		return 0;
+	rc = vmstat_parse(f, &s, &err);
+	fclose(f);
+	if (rc < 0) {
+		vmstat_free(&s);
+		return rc == -ENOMEM ? rc : 0;
+	}
+	if (!vm_columns(&s, key, &col, &col2)) {
+		vmstat_free(&s);
+		return 0;
+	}
+	*x = calloc(s.nsamples, sizeof(**x));
+	*y = calloc(s.nsamples, sizeof(**y));
+	if (!*x || !*y) {
+		free(*x);
+		free(*y);
+		*x = *y = NULL;
+		vmstat_free(&s);
+		return -ENOMEM;
+	}
+	*since_start = s.has_time && !isnan(run->start_epoch_s);
+	for (i = 0; i < s.nsamples; i++) {
+		(*x)[i] = *since_start
+				  ? (double)s.time_s[i] - run->start_epoch_s
+				  : (double)(i + 1);
+		(*y)[i] = vm_value(&s, i, col, col2);
+	}
+	vmstat_free(&s);
+	return (long)i;
+}
+
+/* --- contest table */
+
+/* Mean of the finite values; NAN when there are none. */
+static double mean_known(const double *v, size_t n)
+{
+	double sum = 0;
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (isfinite(v[i])) {
+			sum += v[i];
+			k++;
+		}
+	return k ? sum / (double)k : NAN;
+}
+
+/* Sort helper for the median run: by metric, then by run index. */
+struct rank_item {
+	double metric; /* the run's metric */
+	size_t run;    /* index in rs->runs */
+};
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct rank_item *x = a, *y = b;
+
+	if (x->metric != y->metric)
+		return x->metric < y->metric ? -1 : 1;
+	return x->run < y->run ? -1 : x->run > y->run;
+}
+
+/* One contest cell; work arrays hold rs->nruns entries each. */
+static int contest_cell(struct cev *ev, const struct runset *rs,
+			const char *label, const char *config,
+			struct cev_contest *c, double *work,
+			struct rank_item *rank)
+{
+	double *notpm = work, *p90 = work + rs->nruns,
+	       *nomean = work + 2 * rs->nruns, *cpu = work + 3 * rs->nruns,
+	       *wa = work + 4 * rs->nruns;
+	size_t r, n = 0;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->rep_run = -1;
+	for (r = 0; r < rs->nruns; r++) {
+		const struct runset_run *run = &rs->runs[r];
+
+		if (run->exclusion != RUNSET_SCORED ||
+		    strcmp(run->label, label) || strcmp(run->config, config))
+			continue;
+		notpm[n] = run->notpm;
+		p90[n] = run->no_p90_ms;
+		nomean[n] = run->no_mean_ms;
+		rc = run_vmstat(ev, run, &cpu[n], &wa[n]);
+		if (rc < 0)
+			return rc;
+		if (isfinite(cpu[n]))
+			c->vmstat_runs++;
+		rank[n] = (struct rank_item){run->metric, r};
+		n++;
+	}
+	c->runs = n;
+	c->notpm = mean_known(notpm, n);
+	c->no_p90_ms = mean_known(p90, n);
+	c->no_mean_ms = mean_known(nomean, n);
+	c->cpu_pct = mean_known(cpu, n);
+	c->iowait_pct = mean_known(wa, n);
+	c->ratio = NAN;
+	if (n) {
+		/* The median run; with an even count the lower middle. */
+		qsort(rank, n, sizeof(*rank), cmp_rank);
+		c->rep_run = (long)rank[(n - 1) / 2].run;
+	}
+	return 0;
+}
+
+const struct cev_contest *cev_contest_at(const struct cev *ev, size_t label,
+					 size_t config)
+{
+	return &ev->contest[label * ev->nconfigs + config];
+}
+
+static int build_contest(struct cev *ev, const struct runset *rs,
+			 const struct score_table *t)
+{
+	struct rank_item *rank;
+	double *work;
+	size_t l, c;
+	int rc = 0;
+
+	ev->nlabels = t->nlabels;
+	ev->nconfigs = t->nconfigs;
+	ev->contest =
+		calloc(t->nlabels * t->nconfigs + 1, sizeof(*ev->contest));
+	work = calloc(5 * rs->nruns + 1, sizeof(*work));
+	rank = calloc(rs->nruns + 1, sizeof(*rank));
+	if (!ev->contest || !work || !rank) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (c = 0; c < t->nconfigs && rc == 0; c++)
+		for (l = 0; l < t->nlabels && rc == 0; l++)
+			rc = contest_cell(ev, rs, t->labels[l], t->configs[c],
+					  &ev->contest[l * t->nconfigs + c],
+					  work, rank);
+	for (c = 0; c < t->nconfigs && rc == 0; c++) {
+		double base =
+			ev->contest[t->baseline * t->nconfigs + c].no_mean_ms;
+
+		for (l = 0; l < t->nlabels; l++) {
+			struct cev_contest *cell =
+				&ev->contest[l * t->nconfigs + c];
+
+			if (base > 0 && isfinite(cell->no_mean_ms))
+				cell->ratio = cell->no_mean_ms / base;
+		}
+	}
+out:
+	free(work);
+	free(rank);
+	return rc;
+}
+
+/* --- profiles */
+
+/* A (symbol, share) pair of one run, before merging runs. */
+struct share {
+	char *name; /* normalised symbol, owned */
+	double pct; /* % of that run's total */
+};
+
+/* A growing list of shares. */
+struct share_list {
+	struct share *v; /* entries */
+	size_t n, cap;	 /* used, allocated */
+};
+
+static int share_add(struct share_list *l, const char *name, double pct)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 256;
+		struct share *grown = realloc(l->v, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		l->v = grown;
+		l->cap = cap;
+	}
+	l->v[l->n].name = strdup(name);
+	if (!l->v[l->n].name)
+		return -ENOMEM;
+	l->v[l->n++].pct = pct;
+	return 0;
+}
+
+static void share_free(struct share_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i].name);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+/*
+ * Append the shares of one run's readprofile to l. 1 when the file gave
+ * a profile, 0 when it was ignored (remarked), -ENOMEM.
+ */
+static int read_readprofile(struct cev *ev, const struct runset_run *run,
+			    struct share_list *l)
+{
+	struct rprof_profile p = {0};
+	struct err err = {""};
+	size_t i;
+	int rc = -EIO;
+	FILE *f;
+
+	f = open_sys(run, cev_source_file(CEV_READPROFILE), &err);
+	if (f) {
+		rc = rprof_parse(f, &p, &err);
+		fclose(f);
+	}
+	if (rc == 0)
+		rc = rprof_merge_normalized(&p, &err);
+	if (rc == -ENOMEM)
+		goto out;
+	if (rc < 0 || p.total_ticks == 0) {
+		rc = remark(ev, run->dir, "%s ignored (%s)",
+			    cev_source_file(CEV_READPROFILE),
+			    rc < 0 ? err.msg : "no ticks");
+		goto out;
+	}
+	for (i = 0; i < p.n; i++) {
+		rc = share_add(l, p.entries[i].name,
+			       100.0 * (double)p.entries[i].ticks /
+				       (double)p.total_ticks);
+		if (rc < 0)
+			goto out;
+	}
+	rc = 1;
+out:
+	rprof_free(&p);
+	return rc;
+}
+
+/*
+ * Append the shares of one run's perf report to l: the first event's
+ * entries, kernel symbols by name, user space ones as "symbol (dso)".
+ * 1 when the file gave a profile, 0 when it was ignored, -ENOMEM.
+ */
+static int read_perf(struct cev *ev, const struct runset_run *run,
+		     struct share_list *l)
+{
+	struct perf_report r = {0};
+	struct err err = {""};
+	size_t i;
+	int rc = -EIO;
+	FILE *f;
+
+	f = open_sys(run, cev_source_file(CEV_PERF), &err);
+	if (f) {
+		rc = perf_parse(f, &r, &err);
+		fclose(f);
+	}
+	if (rc == 0)
+		rc = perf_merge_normalized(&r, &err);
+	if (rc == -ENOMEM)
+		goto out;
+	if (rc < 0) {
+		rc = remark(ev, run->dir, "%s ignored (%s)",
+			    cev_source_file(CEV_PERF), err.msg);
+		goto out;
+	}
+	if (r.bad_lines > 1)
+		rc = remark(ev, run->dir, "%s: %zu lines could not be read",
+			    cev_source_file(CEV_PERF), r.bad_lines);
+	if (r.nevents > 1 && rc >= 0)
+		rc = remark(ev, run->dir,
+			    "%s has %zu events: only the first (%s) is used",
+			    cev_source_file(CEV_PERF), r.nevents, r.events[0]);
+	for (i = 0; i < r.n && rc >= 0; i++) {
+		const struct perf_entry *e = &r.entries[i];
+		char name[512];
+
+		if (e->event != 0 || !isfinite(e->overhead_pct))
+			continue;
+		if (e->marker == 'k')
+			snprintf(name, sizeof(name), "%s", e->symbol);
+		else
+			snprintf(name, sizeof(name), "%s (%s)", e->symbol,
+				 e->dso ? e->dso : "?");
+		rc = share_add(l, name, e->overhead_pct);
+	}
+	if (rc >= 0)
+		rc = 1;
+out:
+	perf_free(&r);
+	return rc;
+}
+
+static int cmp_share_name(const void *a, const void *b)
+{
+	return strcmp(((const struct share *)a)->name,
+		      ((const struct share *)b)->name);
+}
+
+static int cmp_symbol(const void *a, const void *b)
+{
+	const struct cev_symbol *x = a, *y = b;
+
+	if (x->pct != y->pct)
+		return x->pct > y->pct ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Merge the shares of runs runs into a profile (symbols by share). */
+static int merge_profile(struct cev_profile *prof, struct share_list *l)
+{
+	size_t i, k = 0;
+
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_share_name);
+	prof->syms = calloc(l->n + 1, sizeof(*prof->syms));
+	if (!prof->syms)
+		return -ENOMEM;
+	for (i = 0; i < l->n; i++) {
+		if (k && strcmp(prof->syms[k - 1].name, l->v[i].name) == 0) {
+			prof->syms[k - 1].pct += l->v[i].pct;
+			continue;
+		}
+		/* Hand the name over instead of copying it. */
+		prof->syms[k].name = l->v[i].name;
+		prof->syms[k].pct = l->v[i].pct;
+		l->v[i].name = NULL;
+		k++;
+	}
+	prof->nsyms = k;
+	for (i = 0; i < k; i++)
+		prof->syms[i].pct /= (double)prof->runs;
+	if (k)
+		qsort(prof->syms, k, sizeof(*prof->syms), cmp_symbol);
+	return 0;
+}
+
+/* Profile of one label, config and source from all its usable runs. */
+static int build_profile(struct cev *ev, const struct runset *rs,
+			 const char *label, const char *config,
+			 enum cev_source source)
+{
+	struct share_list l = {0};
+	struct cev_profile prof = {
+		.label = label, .config = config, .source = source};
+	struct cev_profile *grown;
+	size_t r;
+	int rc = 0;
+
+	for (r = 0; r < rs->nruns && rc >= 0; r++) {
+		const struct runset_run *run = &rs->runs[r];
+
+		if (strcmp(run->label, label) || strcmp(run->config, config) ||
+		    run->exclusion == RUNSET_PARTIAL ||
+		    !run_has_file(run, cev_source_file(source)))
+			continue;
+		rc = source == CEV_PERF ? read_perf(ev, run, &l)
+					: read_readprofile(ev, run, &l);
+		if (rc > 0)
+			prof.runs++;
+	}
+	if (rc < 0 || prof.runs == 0)
+		goto out;
+	rc = merge_profile(&prof, &l);
+	if (rc < 0)
+		goto out;
+	grown = realloc(ev->profiles, (ev->nprofiles + 1) * sizeof(*grown));
+	if (!grown) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	ev->profiles = grown;
+	grown[ev->nprofiles++] = prof;
+	prof.syms = NULL;
+	prof.nsyms = 0;
+out:
+	for (r = 0; r < prof.nsyms; r++)
+		free(prof.syms[r].name);
+	free(prof.syms);
+	share_free(&l);
+	return rc < 0 ? rc : 0;
+}
+
+const struct cev_profile *cev_profile_find(const struct cev *ev,
+					   const char *label,
+					   const char *config,
+					   enum cev_source source)
+{
+	size_t i;
+
+	for (i = 0; i < ev->nprofiles; i++)
+		if (ev->profiles[i].source == source &&
+		    strcmp(ev->profiles[i].label, label) == 0 &&
+		    strcmp(ev->profiles[i].config, config) == 0)
+			return &ev->profiles[i];
+	return NULL;
+}
+
+double cev_profile_pct(const struct cev_profile *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; p && i < p->nsyms; i++)
+		if (strcmp(p->syms[i].name, name) == 0)
+			return p->syms[i].pct;
+	return 0;
+}
+
+/* --- locks */
+
+/* A lock of one run, before merging runs. */
+struct lock_item {
+	char *name;	     /* class name, with -W / -R for rw sides */
+	bool storage;	     /* storage lock */
+	double contentions;  /* waits */
+	double wait_us;	     /* total wait time */
+	double acquisitions; /* acquisitions, NAN unknown */
+};
+
+/* A growing list of lock items. */
+struct lock_list {
+	struct lock_item *v; /* entries */
+	size_t n, cap;	     /* used, allocated */
+};
+
+static int lock_add(struct lock_list *l, const struct lock_item *item)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		struct lock_item *grown = realloc(l->v, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		l->v = grown;
+		l->cap = cap;
+	}
+	l->v[l->n] = *item;
+	l->v[l->n].name = strdup(item->name);
+	if (!l->v[l->n].name)
+		return -ENOMEM;
+	l->n++;
+	return 0;
+}
+
+static void lock_list_free(struct lock_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->v[i].name);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+/* NAN counts as 0 when adding up runs. */
+static double or_zero(double v)
+{
+	return isfinite(v) ? v : 0;
+}
+
+/*
+ * Append the classes of one run's lock_stat to l. 1 when the file gave
+ * data, 0 when it was ignored (remarked), -ENOMEM.
+ */
+static int read_lock_stat(struct cev *ev, const struct runset_run *run,
+			  struct lock_list *l)
+{
+	static const char *const kind_suffix[] = {
+		[LOCKSTAT_EXCL] = "",
+		[LOCKSTAT_WRITE] = "-W",
+		[LOCKSTAT_READ] = "-R",
+	};
+	struct lockstat_data d = {0};
+	struct err err = {""};
+	size_t i;
+	int rc = -EIO;
+	FILE *f;
+
+	f = open_sys(run, cev_source_file(CEV_LOCK_STAT), &err);
+	if (f) {
+		rc = lockstat_parse(f, &d, &err);
+		fclose(f);
+	}
+	if (rc == -ENOMEM)
+		goto out;
+	if (rc < 0) {
+		rc = remark(ev, run->dir, "%s ignored (%s)",
+			    cev_source_file(CEV_LOCK_STAT), err.msg);
+		goto out;
+	}
+	/* lock_stat is read in one go: any cut line is data lost. */
+	if (d.bad_lines) {
+		rc = remark(ev, run->dir,
+			    "%s: %zu lines could not be read (cut short?)",
+			    cev_source_file(CEV_LOCK_STAT), d.bad_lines);
+		if (rc < 0)
+			goto out;
+	}
+	for (i = 0; i < d.n; i++) {
+		const struct lockstat_class *c = &d.classes[i];
+		char name[512];
+		struct lock_item item;
+
+		snprintf(name, sizeof(name), "%s%s", c->name,
+			 kind_suffix[c->kind]);
+		item = (struct lock_item){
+			.name = name,
+			.storage = c->is_storage_lock,
+			.contentions = or_zero(c->v[LS_CONTENTIONS]),
+			.wait_us = or_zero(c->v[LS_WAITTIME_TOTAL]),
+			.acquisitions = d.has_col[LS_ACQUISITIONS]
+						? or_zero(c->v[LS_ACQUISITIONS])
+						: NAN,
+		};
+		rc = lock_add(l, &item);
+		if (rc < 0)
+			goto out;
+	}
+	rc = 1;
+out:
+	lockstat_free(&d);
+	return rc;
+}
+
+static int cmp_item_name(const void *a, const void *b)
+{
+	return strcmp(((const struct lock_item *)a)->name,
+		      ((const struct lock_item *)b)->name);
+}
+
+/* Storage locks first, then most contended, then by name. */
+static int cmp_lock(const void *a, const void *b)
+{
+	const struct cev_lock *x = a, *y = b;
+
+	if (x->storage != y->storage)
+		return x->storage ? -1 : 1;
+	if (x->contentions != y->contentions)
+		return x->contentions > y->contentions ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/* Merge the runs' items into per-lock means. */
+static int merge_locks(struct cev_locks *out, struct lock_list *l)
+{
+	size_t i, k = 0;
+
+	if (l->n)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_item_name);
+	out->locks = calloc(l->n + 1, sizeof(*out->locks));
+	if (!out->locks)
+		return -ENOMEM;
+	for (i = 0; i < l->n; i++) {
+		struct cev_lock *m;
+
+		if (k && strcmp(out->locks[k - 1].name, l->v[i].name) == 0) {
+			m = &out->locks[k - 1];
+			m->contentions += l->v[i].contentions;
+			m->wait_total_us += l->v[i].wait_us;
+			m->acquisitions += l->v[i].acquisitions;
+			continue;
+		}
+		m = &out->locks[k++];
+		m->name = l->v[i].name;
+		l->v[i].name = NULL;
+		m->storage = l->v[i].storage;
+		m->contentions = l->v[i].contentions;
+		m->wait_total_us = l->v[i].wait_us;
+		m->acquisitions = l->v[i].acquisitions;
+	}
+	out->nlocks = k;
+	for (i = 0; i < k; i++) {
+		/* A lock absent from some runs had no entry there: 0. */
+		out->locks[i].contentions /= (double)out->runs;
+		out->locks[i].wait_total_us /= (double)out->runs;
+		out->locks[i].acquisitions /= (double)out->runs;
+	}
+	if (k)
+		qsort(out->locks, k, sizeof(*out->locks), cmp_lock);
+	return 0;
+}
+
+/* The lock table of one label, config and source from its usable runs. */
+static int build_locks(struct cev *ev, const struct runset *rs,
+		       const char *label, const char *config,
+		       enum cev_source source)
+{
+	struct lock_list l = {0};
+	struct cev_locks locks = {
+		.label = label, .config = config, .source = source};
+	struct cev_locks *grown;
+	size_t r;
+	int rc = 0;
+
+	for (r = 0; r < rs->nruns && rc >= 0; r++) {
+		const struct runset_run *run = &rs->runs[r];
+
+		if (strcmp(run->label, label) || strcmp(run->config, config) ||
+		    run->exclusion == RUNSET_PARTIAL ||
+		    !run_has_file(run, cev_source_file(source)))
+			continue;
+		rc = read_lock_stat(ev, run, &l);
+		if (rc > 0)
+			locks.runs++;
+	}
+	if (rc < 0 || locks.runs == 0)
+		goto out;
+	rc = merge_locks(&locks, &l);
+	if (rc < 0)
+		goto out;
+	grown = realloc(ev->locks, (ev->nlocks + 1) * sizeof(*grown));
+	if (!grown) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	ev->locks = grown;
+	grown[ev->nlocks++] = locks;
+	locks.locks = NULL;
+	locks.nlocks = 0;
+out:
+	for (r = 0; r < locks.nlocks; r++)
+		free(locks.locks[r].name);
+	free(locks.locks);
+	lock_list_free(&l);
+	return rc < 0 ? rc : 0;
+}
+
+const struct cev_locks *cev_locks_find(const struct cev *ev, const char *label,
+				       const char *config,
+				       enum cev_source source)
+{
+	size_t i;
+
+	for (i = 0; i < ev->nlocks; i++)
+		if (ev->locks[i].source == source &&
+		    strcmp(ev->locks[i].label, label) == 0 &&
+		    strcmp(ev->locks[i].config, config) == 0)
+			return &ev->locks[i];
+	return NULL;
+}
+
+const struct cev_lock *cev_lock_find(const struct cev_locks *l,
+				     const char *name)
+{
+	size_t i;
+
+	for (i = 0; l && i < l->nlocks; i++)
+		if (strcmp(l->locks[i].name, name) == 0)
+			return &l->locks[i];
+	return NULL;
+}
+
+/* --- the whole */
+
+int cev_build(struct cev *ev, const struct runset *rs,
+	      const struct score_table *t, struct err *err)
+{
+	size_t c, l;
+	int rc;
+
+	memset(ev, 0, sizeof(*ev));
+	rc = build_contest(ev, rs, t);
+	for (c = 0; c < t->nconfigs && rc == 0; c++)
+		for (l = 0; l < t->nlabels && rc == 0; l++)
+			rc = build_profile(ev, rs, t->labels[l], t->configs[c],
+					   CEV_READPROFILE);
+	for (c = 0; c < t->nconfigs && rc == 0; c++)
+		for (l = 0; l < t->nlabels && rc == 0; l++)
+			rc = build_profile(ev, rs, t->labels[l], t->configs[c],
+					   CEV_PERF);
+	for (c = 0; c < t->nconfigs && rc == 0; c++)
+		for (l = 0; l < t->nlabels && rc == 0; l++)
+			rc = build_locks(ev, rs, t->labels[l], t->configs[c],
+					 CEV_LOCK_STAT);
+	if (rc < 0)
+		return err_set(err, rc, "out of memory");
+	return 0;
+}
+
+void cev_free(struct cev *ev)
+{
+	size_t i, k;
+
+	if (!ev)
+		return;
+	free(ev->contest);
+	for (i = 0; i < ev->nprofiles; i++) {
+		for (k = 0; k < ev->profiles[i].nsyms; k++)
+			free(ev->profiles[i].syms[k].name);
+		free(ev->profiles[i].syms);
+	}
+	free(ev->profiles);
+	for (i = 0; i < ev->nlocks; i++) {
+		for (k = 0; k < ev->locks[i].nlocks; k++)
+			free(ev->locks[i].locks[k].name);
+		free(ev->locks[i].locks);
+	}
+	free(ev->locks);
+	for (i = 0; i < ev->nremarks; i++) {
+		free(ev->remarks[i].dir);
+		free(ev->remarks[i].reason);
+	}
+	free(ev->remarks);
+	memset(ev, 0, sizeof(*ev));
+}
