@@ -1,18 +1,989 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* TEMPORARY scaffold, replaced by the helper that owns drivers/pgsql.c. */
+/*
+ * pgsql.c - the PostgreSQL driver (libpq): its ops table, connections,
+ * error classification and the retry loop, plus the helpers both ways of
+ * running transactions share (text parameters, pipelined batches).
+ * pgsql_proc.c runs each transaction as one call of the schema's PL/pgSQL
+ * function, pgsql_sql.c as client-side statements; docs/drivers.md tells
+ * the whole story.
+ *
+ * Errors are classified by SQLSTATE and PQstatus, never by message text.
+ * Nothing here prints; --debug=driver logs retries, failed
+ * transactions, reconnections and server notices.
+ */
 #include <errno.h>
-#include "drivers/driver.h"
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "drivers/pgsql_internal.h"
+#include "src/log.h"
+
+/* The modes, indexed by enum driver_tx_mode. */
+static const struct pgsql_mode *const pgsql_modes[DRIVER_TX_NR] = {
+	[DRIVER_TX_PROCEDURE] = &pgsql_mode_procedure,
+	[DRIVER_TX_SQL] = &pgsql_mode_sql,
+};
+
+/*
+ * The server settings describe() records: those that change what a run
+ * measures (memory, WAL and checkpoints, durability, connections).
+ */
+static const char pgsql_settings_sql[] =
+	"SELECT name, current_setting(name) FROM pg_settings "
+	"WHERE name = ANY ('{shared_buffers,effective_cache_size,"
+	"synchronous_commit,fsync,full_page_writes,wal_level,wal_buffers,"
+	"max_wal_size,checkpoint_timeout,checkpoint_completion_target,"
+	"max_connections,work_mem,huge_pages,data_checksums,jit}'::text[]) "
+	"ORDER BY name";
+
+/* ---- text parameters ---------------------------------------------- */
+
+void pgsql_params_reset(struct pgsql_params *p)
+{
+	p->n = 0;
+	p->overflow = false;
+	p->end = p->buf;
+}
+
+/* Room for need more bytes and one more value? Marks overflow if not. */
+static bool pgsql_params_room(struct pgsql_params *p, size_t need)
+{
+	if (p->overflow || p->n >= PGSQL_MAX_PARAMS ||
+	    (size_t)(p->buf + sizeof(p->buf) - p->end) < need) {
+		p->overflow = true;
+		return false;
+	}
+	return true;
+}
+
+/* Write v in decimal at s; return the end. At most 20 characters. */
+static char *pgsql_put_int64(char *s, int64_t v)
+{
+	char tmp[20];
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	int i = 0;
+
+	do {
+		tmp[i++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*s++ = '-';
+	while (i)
+		*s++ = tmp[--i];
+	return s;
+}
+
+/* Write cents as "D.CC" at s; return the end. At most 21 characters. */
+static char *pgsql_put_cents(char *s, int64_t cents)
+{
+	uint64_t u = cents < 0 ? -(uint64_t)cents : (uint64_t)cents;
+
+	if (cents < 0)
+		*s++ = '-';
+	s = pgsql_put_int64(s, (int64_t)(u / 100));
+	*s++ = '.';
+	*s++ = (char)('0' + u % 100 / 10);
+	*s++ = (char)('0' + u % 10);
+	return s;
+}
+
+void pgsql_param_int(struct pgsql_params *p, int v)
+{
+	if (!pgsql_params_room(p, 12))
+		return;
+	p->values[p->n++] = p->end;
+	p->end = pgsql_put_int64(p->end, v);
+	*p->end++ = '\0';
+}
+
+void pgsql_param_text(struct pgsql_params *p, const char *s)
+{
+	size_t len = strlen(s);
+
+	if (!pgsql_params_room(p, len + 1))
+		return;
+	p->values[p->n++] = p->end;
+	memcpy(p->end, s, len + 1);
+	p->end += len + 1;
+}
+
+void pgsql_param_null(struct pgsql_params *p)
+{
+	if (!pgsql_params_room(p, 0))
+		return;
+	p->values[p->n++] = NULL;
+}
+
+void pgsql_param_cents(struct pgsql_params *p, int64_t cents)
+{
+	if (!pgsql_params_room(p, 23))
+		return;
+	p->values[p->n++] = p->end;
+	p->end = pgsql_put_cents(p->end, cents);
+	*p->end++ = '\0';
+}
+
+void pgsql_param_int_array(struct pgsql_params *p, const int *v, int n)
+{
+	int i;
+
+	if (n < 0 || !pgsql_params_room(p, 3 + (size_t)n * 12))
+		return;
+	p->values[p->n++] = p->end;
+	*p->end++ = '{';
+	for (i = 0; i < n; i++) {
+		if (i)
+			*p->end++ = ',';
+		p->end = pgsql_put_int64(p->end, v[i]);
+	}
+	*p->end++ = '}';
+	*p->end++ = '\0';
+}
+
+void pgsql_param_cents_array(struct pgsql_params *p, const int64_t *v, int n)
+{
+	int i;
+
+	if (n < 0 || !pgsql_params_room(p, 3 + (size_t)n * 23))
+		return;
+	p->values[p->n++] = p->end;
+	*p->end++ = '{';
+	for (i = 0; i < n; i++) {
+		if (i)
+			*p->end++ = ',';
+		p->end = pgsql_put_cents(p->end, v[i]);
+	}
+	*p->end++ = '}';
+	*p->end++ = '\0';
+}
+
+/* ---- result values -------------------------------------------------- */
+
+int pgsql_int(const PGresult *res, int row, int col)
+{
+	const char *s = PQgetvalue(res, row, col);
+	bool neg = *s == '-';
+	int64_t v = 0;
+
+	if (neg)
+		s++;
+	while (*s >= '0' && *s <= '9')
+		v = v * 10 + (*s++ - '0');
+	return (int)(neg ? -v : v);
+}
+
+int64_t pgsql_fixed(const PGresult *res, int row, int col, int scale)
+{
+	const char *s = PQgetvalue(res, row, col);
+	bool neg = *s == '-';
+	int64_t v = 0;
+	int frac = 0;
+
+	if (neg)
+		s++;
+	while (*s >= '0' && *s <= '9')
+		v = v * 10 + (*s++ - '0');
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9' && frac < scale; s++, frac++)
+			v = v * 10 + (*s - '0');
+	for (; frac < scale; frac++)
+		v *= 10;
+	return neg ? -v : v;
+}
+
+/* ---- errors --------------------------------------------------------- */
+
+void pgsql_first_line(char *dst, size_t size, const char *src)
+{
+	size_t i = 0;
+
+	if (!size)
+		return;
+	while (src && src[i] && src[i] != '\n' && i + 1 < size) {
+		dst[i] = src[i];
+		i++;
+	}
+	dst[i] = '\0';
+}
+
+/*
+ * out->message for a lost connection: the first line of why (libpq's or
+ * the server's last words; why may be out->message itself). The return
+ * code -ENOTCONN already says "lost", callers print that themselves.
+ */
+static void pgsql_lost_message(struct txn_output *out, const char *why)
+{
+	char line[sizeof(out->message)];
+
+	pgsql_first_line(line, sizeof(line), why);
+	snprintf(out->message, sizeof(out->message), "%s",
+		 line[0] ? line : "connection lost");
+}
+
+enum pgsql_outcome pgsql_fail_result(struct driver_conn *conn,
+				     const PGresult *res,
+				     struct txn_output *out)
+{
+	const char *state = NULL, *msg = NULL;
+
+	if (res) {
+		state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+		msg = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+		if (!msg || !*msg)
+			msg = PQresultErrorMessage(res);
+	}
+	if (!msg || !*msg)
+		msg = PQerrorMessage(conn->pg);
+	pgsql_first_line(out->sqlstate, sizeof(out->sqlstate), state);
+
+	if (PQstatus(conn->pg) == CONNECTION_BAD) {
+		pgsql_lost_message(out, msg);
+		return PGSQL_LOST;
+	}
+	pgsql_first_line(out->message, sizeof(out->message), msg);
+	if (state &&
+	    (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0))
+		return PGSQL_RETRY;
+	return PGSQL_ERROR;
+}
+
+void pgsql_fail_lost(struct driver_conn *conn, struct txn_output *out)
+{
+	out->sqlstate[0] = '\0';
+	pgsql_lost_message(out, PQerrorMessage(conn->pg));
+}
+
+enum pgsql_outcome pgsql_fail(struct txn_output *out, const char *sqlstate,
+			      const char *fmt, ...)
+{
+	va_list ap;
+
+	pgsql_first_line(out->sqlstate, sizeof(out->sqlstate), sqlstate);
+	va_start(ap, fmt);
+	vsnprintf(out->message, sizeof(out->message), fmt, ap);
+	va_end(ap);
+	return PGSQL_ERROR;
+}
+
+/* ---- pipelined batches --------------------------------------------- */
+
+void pgsql_batch_start(struct driver_conn *conn, struct pgsql_batch *b)
+{
+	b->n = 0;
+	b->nq = 0;
+	b->send_failed = conn->broken || PQenterPipelineMode(conn->pg) != 1;
+}
+
+/* Is the preparation of stmt already queued in this batch? */
+static bool pgsql_batch_preparing(const struct pgsql_batch *b, int stmt)
+{
+	int k;
+
+	for (k = 0; k < b->nq; k++)
+		if (b->entry[k] == -1 - stmt)
+			return true;
+	return false;
+}
+
+void pgsql_batch_send(struct driver_conn *conn, struct pgsql_batch *b, int stmt,
+		      const struct pgsql_params *p)
+{
+	const struct pgsql_stmt *st = &conn->mode->stmts[stmt];
+
+	if (b->send_failed || p->overflow || b->n >= PGSQL_BATCH_MAX ||
+	    b->nq + 2 > 2 * PGSQL_BATCH_MAX) {
+		b->send_failed = true;
+		return;
+	}
+	if (!(conn->prepared & (UINT64_C(1) << stmt)) &&
+	    !pgsql_batch_preparing(b, stmt)) {
+		if (PQsendPrepare(conn->pg, st->name, st->sql, 0, NULL) != 1) {
+			b->send_failed = true;
+			return;
+		}
+		b->entry[b->nq++] = (short)(-1 - stmt);
+	}
+	if (PQsendQueryPrepared(conn->pg, st->name, p->n, p->values, NULL, NULL,
+				0) != 1) {
+		b->send_failed = true;
+		return;
+	}
+	b->entry[b->nq++] = (short)b->n;
+	b->res[b->n++] = NULL;
+}
+
+void pgsql_batch_clear(struct pgsql_batch *b)
+{
+	int i;
+
+	for (i = 0; i < b->n; i++) {
+		PQclear(b->res[i]);
+		b->res[i] = NULL;
+	}
+}
+
+/* Did every statement of the batch succeed? */
+static bool pgsql_batch_all_ok(const struct pgsql_batch *b)
+{
+	int i;
+
+	for (i = 0; i < b->n; i++) {
+		ExecStatusType st = PQresultStatus(b->res[i]);
+
+		if (!b->res[i] ||
+		    (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The connection broke during a batch. If every statement had already
+ * succeeded (a COMMIT among them had committed: an explicit COMMIT
+ * commits before it reports), the batch is done and the session marked
+ * broken, so that the next call reports the loss; otherwise the outcome
+ * is PGSQL_LOST.
+ */
+static enum pgsql_outcome pgsql_batch_lost(struct driver_conn *conn,
+					   struct pgsql_batch *b,
+					   struct txn_output *out)
+{
+	conn->broken = true;
+	if (pgsql_batch_all_ok(b))
+		return PGSQL_DONE;
+	/* keep the server's goodbye (57P01 "terminating connection ...") */
+	if (!out->message[0])
+		pgsql_fail_lost(conn, out);
+	return PGSQL_LOST;
+}
+
+/*
+ * Read results up to and including the Sync's, keeping the first result
+ * of each statement. After a failure the server skips the rest of the
+ * batch (PGRES_PIPELINE_ABORTED) up to the Sync, so this always ends,
+ * unless the connection breaks, which is checked after every result.
+ */
+enum pgsql_outcome pgsql_batch_run(struct driver_conn *conn,
+				   struct pgsql_batch *b,
+				   struct txn_output *out)
+{
+	enum pgsql_outcome oc = PGSQL_DONE;
+	PGconn *pg = conn->pg;
+	bool broken = false;
+	PGresult *r;
+	int k = 0;
+
+	if (conn->broken) {
+		pgsql_fail_lost(conn, out);
+		return PGSQL_LOST;
+	}
+	if (PQpipelineSync(pg) != 1)
+		return pgsql_batch_lost(conn, b, out);
+	if (b->send_failed) {
+		/*
+		 * Out of memory or parameters too long, or a broken
+		 * connection, which the loop below finds.
+		 */
+		oc = pgsql_fail(out, "", "pgsql: could not queue a statement");
+	}
+
+	for (;;) {
+		ExecStatusType st;
+		bool failed;
+		int e;
+
+		r = PQgetResult(pg);
+		if (!r) {
+			if (PQstatus(pg) == CONNECTION_BAD)
+				return pgsql_batch_lost(conn, b, out);
+			/*
+			 * The end of one entry's results. More ends than
+			 * entries would mean libpq and we disagree on the
+			 * state: give the connection up.
+			 */
+			if (++k > b->nq + 1) {
+				pgsql_fail(out, "",
+					   "pgsql: pipeline out of step");
+				conn->broken = true;
+				return PGSQL_LOST;
+			}
+			continue;
+		}
+		st = PQresultStatus(r);
+		if (st == PGRES_PIPELINE_SYNC) {
+			PQclear(r);
+			break;
+		}
+		failed = st == PGRES_FATAL_ERROR ||
+			 st == PGRES_NONFATAL_ERROR || st == PGRES_BAD_RESPONSE;
+		if (failed && k >= b->nq)
+			broken = true; /* at the Sync: the server is leaving */
+		else if (failed && oc == PGSQL_DONE)
+			oc = pgsql_fail_result(conn, r, out);
+		e = k < b->nq ? b->entry[k] : INT_MIN;
+		if (e >= 0 && !b->res[e]) {
+			b->res[e] = r;
+			r = NULL;
+		} else if (e < 0 && e != INT_MIN && st == PGRES_COMMAND_OK) {
+			/* prepared statements outlive a rollback */
+			conn->prepared |= UINT64_C(1) << (-1 - e);
+		}
+		PQclear(r);
+		if (oc == PGSQL_LOST || PQstatus(pg) == CONNECTION_BAD)
+			return pgsql_batch_lost(conn, b, out);
+	}
+	if (PQexitPipelineMode(pg) != 1 || broken)
+		return pgsql_batch_lost(conn, b, out);
+	return oc;
+}
+
+/* ---- connections ----------------------------------------------------- */
+
+/*
+ * libpq hands server notices (and a FATAL that arrives while we are not
+ * waiting for a result) to a notice processor whose default prints to
+ * stderr; a driver never prints, so they go to the debug log.
+ */
+static void pgsql_notice(void *arg, const char *message)
+{
+	char line[ERR_MSG_MAX];
+
+	(void)arg;
+	pgsql_first_line(line, sizeof(line), message);
+	log_debug(LOG_CAT_DRIVER, "pgsql: server notice: %s", line);
+}
+
+/*
+ * Does conninfo parse? libpq's parse errors quote the text around the
+ * fault ('missing "=" after "secret"'), which may be a password, so a
+ * string that does not parse is refused before libpq can say so. As in
+ * libpq, a string without "=" that is not a URI is a database name.
+ */
+static bool pgsql_conninfo_parses(const char *conninfo)
+{
+	PQconninfoOption *opts;
+
+	if (!conninfo)
+		return true;
+	if (!strchr(conninfo, '=') &&
+	    strncmp(conninfo, "postgresql://", 13) != 0 &&
+	    strncmp(conninfo, "postgres://", 11) != 0)
+		return true;
+	opts = PQconninfoParse(conninfo, NULL);
+	if (!opts)
+		return false;
+	PQconninfoFree(opts);
+	return true;
+}
 
 static int pgsql_connect(const struct driver_config *cfg,
-			 struct driver_conn **conn, struct err *err)
+			 struct driver_conn **connp, struct err *err)
 {
-	(void)cfg;
-	(void)conn;
-	return err_set(err, -ENOSYS, "pgsql driver under construction");
+	/*
+	 * The conninfo is expanded in place of dbname; application_name
+	 * comes after it, so ours wins (monitoring filters on it).
+	 */
+	const char *const keys[] = {"dbname", "application_name", NULL};
+	const char *vals[] = {cfg->conninfo ? cfg->conninfo : "", "oltpmark",
+			      NULL};
+	struct driver_conn *conn;
+	char line[ERR_MSG_MAX];
+
+	*connp = NULL;
+	if (!pgsql_conninfo_parses(cfg->conninfo))
+		return err_set(err, -EINVAL,
+			       "pgsql: cannot connect: the connection string "
+			       "does not parse (not shown: it may hold a "
+			       "password)");
+	if ((unsigned)cfg->tx_mode >= DRIVER_TX_NR)
+		return err_set(err, -EINVAL, "pgsql: bad transaction mode %d",
+			       (int)cfg->tx_mode);
+	if (cfg->max_retries < 0)
+		return err_set(err, -EINVAL, "pgsql: bad max_retries %d",
+			       cfg->max_retries);
+	conn = calloc(1, sizeof(*conn));
+	if (!conn)
+		return err_set(err, -ENOMEM, "pgsql: out of memory");
+	conn->mode = pgsql_modes[cfg->tx_mode];
+	conn->tx_mode = cfg->tx_mode;
+	conn->max_retries = cfg->max_retries;
+	conn->pg = PQconnectdbParams(keys, vals, 1);
+	if (!conn->pg) {
+		free(conn);
+		return err_set(err, -ENOMEM, "pgsql: out of memory");
+	}
+	PQsetNoticeProcessor(conn->pg, pgsql_notice, NULL);
+	if (PQstatus(conn->pg) != CONNECTION_OK) {
+		/*
+		 * libpq's message never holds the password; the conninfo
+		 * could, so it is not repeated here.
+		 */
+		pgsql_first_line(line, sizeof(line), PQerrorMessage(conn->pg));
+		PQfinish(conn->pg);
+		free(conn);
+		return err_set(err, -ENOTCONN, "pgsql: cannot connect: %s",
+			       line);
+	}
+	/*
+	 * Statements are prepared on first use, not here: connect must work
+	 * on a database without the schema (so that db_info can say it is
+	 * not loaded), and a missing function must fail only the
+	 * transactions that call it, with the server's SQLSTATE.
+	 */
+	log_debug(LOG_CAT_DRIVER, "pgsql: connected, backend pid %d, %s mode",
+		  PQbackendPID(conn->pg), conn->mode->name);
+	*connp = conn;
+	return 0;
+}
+
+static void pgsql_disconnect(struct driver_conn *conn)
+{
+	if (!conn)
+		return;
+	PQfinish(conn->pg);
+	free(conn);
+}
+
+/*
+ * PQreset reopens the connection with the same parameters. The new
+ * session has none of our prepared statements: they are prepared again
+ * on first use, as after connect.
+ */
+static int pgsql_reconnect(struct driver_conn *conn, struct err *err)
+{
+	char line[ERR_MSG_MAX];
+
+	conn->prepared = 0;
+	conn->broken = false;
+	PQreset(conn->pg);
+	if (PQstatus(conn->pg) != CONNECTION_OK) {
+		pgsql_first_line(line, sizeof(line), PQerrorMessage(conn->pg));
+		log_debug(LOG_CAT_DRIVER, "pgsql: reconnect failed: %s", line);
+		return err_set(err, -ENOTCONN, "pgsql: cannot reconnect: %s",
+			       line);
+	}
+	log_debug(LOG_CAT_DRIVER, "pgsql: reconnected, backend pid %d",
+		  PQbackendPID(conn->pg));
+	return 0;
+}
+
+/* ---- transactions ----------------------------------------------------- */
+
+/*
+ * Check what the driver relies on (array sizes, terminated strings), so
+ * that a broken input is an error, never an overflow. 0 or -EINVAL with
+ * out's message set.
+ */
+static int pgsql_check_input(const struct txn_input *in, struct txn_output *out)
+{
+	const struct txn_new_order *no = &in->u.new_order;
+
+	switch (in->type) {
+	case TXN_NEW_ORDER:
+		if (no->ol_cnt < 1 || no->ol_cnt > TXN_MAX_LINES) {
+			pgsql_fail(out, "", "pgsql: new_order: %d lines",
+				   no->ol_cnt);
+			return -EINVAL;
+		}
+		return 0;
+	case TXN_PAYMENT:
+		if (in->u.payment.by_name &&
+		    !memchr(in->u.payment.c_last, '\0', TXN_C_LAST_SIZE)) {
+			pgsql_fail(out, "", "pgsql: payment: bad c_last");
+			return -EINVAL;
+		}
+		return 0;
+	case TXN_ORDER_STATUS:
+		if (in->u.order_status.by_name &&
+		    !memchr(in->u.order_status.c_last, '\0', TXN_C_LAST_SIZE)) {
+			pgsql_fail(out, "", "pgsql: order_status: bad c_last");
+			return -EINVAL;
+		}
+		return 0;
+	case TXN_DELIVERY:
+	case TXN_STOCK_LEVEL:
+		return 0;
+	default:
+		pgsql_fail(out, "", "pgsql: unknown transaction type %d",
+			   (int)in->type);
+		return -EINVAL;
+	}
+}
+
+/*
+ * Run one transaction: attempt it, and attempt it again with the same
+ * input after a serialization failure or deadlock, up to max_retries
+ * times. The modes prepare their statements on first use.
+ */
+static int pgsql_execute(struct driver_conn *conn, const struct txn_input *in,
+			 struct txn_output *out)
+{
+	enum pgsql_outcome oc;
+
+	memset(out, 0, sizeof(*out));
+	if (pgsql_check_input(in, out)) {
+		out->status = TXN_STATUS_ERROR;
+		return 0;
+	}
+	for (;;) {
+		if (conn->broken) {
+			pgsql_fail_lost(conn, out);
+			oc = PGSQL_LOST;
+			break;
+		}
+		oc = conn->mode->attempt(conn, in, out);
+		if (oc != PGSQL_RETRY || out->retries >= conn->max_retries)
+			break;
+		out->retries++;
+		log_debug(LOG_CAT_DRIVER, "pgsql: %s: %s %s, retry %d of %d",
+			  txn_type_name(in->type), out->sqlstate, out->message,
+			  out->retries, conn->max_retries);
+		out->sqlstate[0] = '\0';
+		out->message[0] = '\0';
+		out->o_id = 0;
+		out->delivered = 0;
+		out->skipped = 0;
+		out->low_stock = 0;
+	}
+	if (oc != PGSQL_DONE) {
+		/* no half results next to an error */
+		out->o_id = 0;
+		out->delivered = 0;
+		out->skipped = 0;
+		out->low_stock = 0;
+	}
+	switch (oc) {
+	case PGSQL_DONE:
+		return 0;
+	case PGSQL_LOST:
+		out->status = TXN_STATUS_ERROR;
+		log_debug(LOG_CAT_DRIVER, "pgsql: %s: %s",
+			  txn_type_name(in->type), out->message);
+		return -ENOTCONN;
+	default:
+		/* PGSQL_ERROR, or PGSQL_RETRY with the retries used up */
+		out->status = TXN_STATUS_ERROR;
+		log_debug(LOG_CAT_DRIVER, "pgsql: %s: error %s %s",
+			  txn_type_name(in->type), out->sqlstate, out->message);
+		return 0;
+	}
+}
+
+/* ---- facts about the database ------------------------------------------ */
+
+/* Copy a result value into a fixed buffer, cut to fit. */
+static void pgsql_copy_value(char *dst, size_t size, const PGresult *res,
+			     int row, int col)
+{
+	snprintf(dst, size, "%s", PQgetvalue(res, row, col));
+}
+
+/*
+ * Run sql (no parameters); the result when its status is want, else NULL
+ * with err set. These are idempotent reads outside any transaction, so a
+ * connection found broken (say, the server restarted) is reset once and
+ * the query run again.
+ */
+static PGresult *pgsql_query(struct driver_conn *conn, const char *sql,
+			     ExecStatusType want, const char *what,
+			     struct err *err)
+{
+	char line[ERR_MSG_MAX];
+	PGresult *res;
+	int tries;
+
+	for (tries = 0;; tries++) {
+		res = PQexec(conn->pg, sql);
+		if (PQresultStatus(res) == want)
+			return res;
+		if (tries || PQstatus(conn->pg) != CONNECTION_BAD)
+			break;
+		PQclear(res);
+		log_debug(LOG_CAT_DRIVER, "pgsql: %s: connection lost, reset",
+			  what);
+		conn->prepared = 0;
+		conn->broken = false;
+		PQreset(conn->pg);
+	}
+	pgsql_first_line(line, sizeof(line),
+			 res ? PQresultErrorMessage(res)
+			     : PQerrorMessage(conn->pg));
+	err_set(err, PQstatus(conn->pg) == CONNECTION_BAD ? -ENOTCONN : -EIO,
+		"pgsql: %s: %s", what, line);
+	PQclear(res);
+	return NULL;
+}
+
+/* The errno code pgsql_query put in err, from the connection's state. */
+static int pgsql_query_errno(struct driver_conn *conn)
+{
+	return PQstatus(conn->pg) == CONNECTION_BAD ? -ENOTCONN : -EIO;
+}
+
+static int pgsql_db_info(struct driver_conn *conn, struct driver_db_info *info,
+			 struct err *err)
+{
+	PGresult *res;
+
+	memset(info, 0, sizeof(*info));
+	res = pgsql_query(conn,
+			  "SELECT to_regclass('oltpmark_meta') IS NOT NULL",
+			  PGRES_TUPLES_OK, "looking for oltpmark_meta", err);
+	if (!res)
+		return pgsql_query_errno(conn);
+	if (strcmp(PQgetvalue(res, 0, 0), "t") != 0) {
+		PQclear(res);
+		return 0;
+	}
+	PQclear(res);
+
+	res = pgsql_query(conn,
+			  "SELECT status, warehouses, c_load_c_last, version "
+			  "FROM oltpmark_meta LIMIT 2",
+			  PGRES_TUPLES_OK, "reading oltpmark_meta", err);
+	if (!res)
+		return pgsql_query_errno(conn);
+	if (PQntuples(res) > 1) {
+		PQclear(res);
+		return err_set(err, -EINVAL,
+			       "pgsql: oltpmark_meta has more than one row");
+	}
+	if (PQntuples(res) == 1) {
+		info->has_meta = true;
+		pgsql_copy_value(info->status, sizeof(info->status), res, 0, 0);
+		info->warehouses = pgsql_int(res, 0, 1);
+		info->c_load_c_last = pgsql_int(res, 0, 2);
+		pgsql_copy_value(info->version, sizeof(info->version), res, 0,
+				 3);
+	}
+	PQclear(res);
+	return 0;
+}
+
+/*
+ * The postmaster's PID from DATA/postmaster.pid (PID, data directory,
+ * start time in epoch seconds, port on its first four lines), accepted
+ * only if the file names the same directory and port and a start time
+ * within a minute of pg_postmaster_start_time(): a server on another
+ * machine with the same paths must not lend us the PID of a local one.
+ * 0 when unreadable or not ours.
+ */
+static long pgsql_pid_from_file(const char *datadir, long start_s, int port)
+{
+	char path[4096], dir[4096];
+	long pid = 0, start = 0;
+	int fport = 0;
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "%s/postmaster.pid", datadir) >=
+	    (int)sizeof(path))
+		return 0;
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fscanf(f, "%ld %4095s %ld %d", &pid, dir, &start, &fport) != 4)
+		pid = 0;
+	fclose(f);
+	if (pid <= 0 || strcmp(dir, datadir) != 0 || fport != port ||
+	    labs(start - start_s) > 60)
+		return 0;
+	return pid;
+}
+
+/*
+ * When the data directory is hidden (no pg_read_all_settings): our
+ * backend's parent is the postmaster, if the backend runs on this
+ * machine. Accepted only if /proc shows a process named postgres or
+ * postmaster that started within a minute of pg_postmaster_start_time().
+ * 0 otherwise.
+ */
+static long pgsql_pid_from_proc(int backend_pid, long start_s)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start_ticks = 0, btime = 0;
+	long ppid = 0, ticks = sysconf(_SC_CLK_TCK);
+	FILE *f;
+	int i;
+
+	if (backend_pid <= 0 || ticks <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/stat", backend_pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	p = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	/* "pid (comm) state ppid ...": comm may hold spaces, so from ')' */
+	if (!p || !(p = strrchr(buf, ')')) ||
+	    sscanf(p, ") %*c %ld", &ppid) != 1 || ppid <= 1)
+		return 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", ppid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	p = fgets(buf, sizeof(buf), f);
+	fclose(f);
+	if (!p || (!strstr(buf, "(postgres)") && !strstr(buf, "(postmaster)")))
+		return 0;
+	p = strrchr(buf, ')');
+	/* starttime is field 22; after ") " comes field 3 */
+	for (i = 3; p && i < 22; i++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p, " %llu", &start_ticks) != 1)
+		return 0;
+
+	f = fopen("/proc/stat", "re");
+	if (!f)
+		return 0;
+	while (fgets(buf, sizeof(buf), f))
+		if (sscanf(buf, "btime %llu", &btime) == 1)
+			break;
+	fclose(f);
+	if (!btime ||
+	    llabs((long long)(btime + start_ticks / (unsigned long long)ticks) -
+		  start_s) > 60)
+		return 0;
+	return ppid;
+}
+
+/* Where we are connected: a unix socket directory or a host, and port. */
+static void pgsql_describe_address(struct driver_conn *conn, json_t *server)
+{
+	const char *host = PQhost(conn->pg), *port = PQport(conn->pg);
+
+	if (host && host[0] == '/')
+		json_object_set_new(server, "unix_socket", json_string(host));
+	else if (host && host[0])
+		json_object_set_new(server, "host", json_string(host));
+	if (port && port[0])
+		json_object_set_new(server, "port", json_integer(atoi(port)));
+}
+
+static int pgsql_describe(struct driver_conn *conn, json_t *server,
+			  struct err *err)
+{
+	const char *version = PQparameterStatus(conn->pg, "server_version");
+	json_t *settings;
+	PGresult *res;
+	long start_s, pid = 0;
+	int i, port, backend_pid;
+
+	json_object_set_new(server, "driver", json_string("pgsql"));
+	json_object_set_new(server, "tx_mode", json_string(conn->mode->name));
+	if (version)
+		json_object_set_new(server, "version", json_string(version));
+	json_object_set_new(server, "version_num",
+			    json_integer(PQserverVersion(conn->pg)));
+	pgsql_describe_address(conn, server);
+
+	res = pgsql_query(conn, pgsql_settings_sql, PGRES_TUPLES_OK,
+			  "reading settings", err);
+	if (!res)
+		return pgsql_query_errno(conn);
+	settings = json_object();
+	for (i = 0; i < PQntuples(res); i++)
+		json_object_set_new(settings, PQgetvalue(res, i, 0),
+				    json_string(PQgetvalue(res, i, 1)));
+	json_object_set_new(server, "settings", settings);
+	PQclear(res);
+
+	/*
+	 * pg_settings shows data_directory only to superusers and members
+	 * of pg_read_all_settings; for others the subquery is NULL.
+	 */
+	res = pgsql_query(
+		conn,
+		"SELECT current_database(), "
+		"pg_database_size(current_database()), "
+		"extract(epoch FROM pg_postmaster_start_time())::bigint, "
+		"pg_backend_pid(), current_setting('port'), "
+		"(SELECT setting FROM pg_settings "
+		"WHERE name = 'data_directory')",
+		PGRES_TUPLES_OK, "reading database facts", err);
+	if (!res)
+		return pgsql_query_errno(conn);
+	json_object_set_new(server, "database",
+			    json_string(PQgetvalue(res, 0, 0)));
+	json_object_set_new(
+		server, "database_size_bytes",
+		json_integer(strtoll(PQgetvalue(res, 0, 1), NULL, 10)));
+	start_s = strtol(PQgetvalue(res, 0, 2), NULL, 10);
+	backend_pid = pgsql_int(res, 0, 3);
+	port = pgsql_int(res, 0, 4);
+	if (!PQgetisnull(res, 0, 5)) {
+		const char *datadir = PQgetvalue(res, 0, 5);
+
+		json_object_set_new(server, "data_directory",
+				    json_string(datadir));
+		pid = pgsql_pid_from_file(datadir, start_s, port);
+	}
+	if (!pid)
+		pid = pgsql_pid_from_proc(backend_pid, start_s);
+	if (pid)
+		json_object_set_new(server, "postmaster_pid",
+				    json_integer(pid));
+	PQclear(res);
+	return 0;
+}
+
+/*
+ * Server counters for run.json. PostgreSQL 17 moved the checkpoint
+ * counters from pg_stat_bgwriter to pg_stat_checkpointer. A counter the
+ * server does not show (NULL) stays -1.
+ */
+static int pgsql_stats(struct driver_conn *conn, struct driver_stats *stats,
+		       struct err *err)
+{
+	static const char sql_pre17[] =
+		"SELECT d.blks_hit, d.blks_read, d.xact_commit, "
+		"d.xact_rollback, b.checkpoints_timed, b.checkpoints_req, "
+		"b.buffers_checkpoint FROM pg_stat_database d, "
+		"pg_stat_bgwriter b WHERE d.datname = current_database()";
+	static const char sql_17[] =
+		"SELECT d.blks_hit, d.blks_read, d.xact_commit, "
+		"d.xact_rollback, c.num_timed, c.num_requested, "
+		"c.buffers_written FROM pg_stat_database d, "
+		"pg_stat_checkpointer c WHERE d.datname = current_database()";
+	long long *const field[] = {
+		&stats->blks_hit,	    &stats->blks_read,
+		&stats->xact_commit,	    &stats->xact_rollback,
+		&stats->checkpoints_timed,  &stats->checkpoints_req,
+		&stats->buffers_checkpoint,
+	};
+	PGresult *res;
+	size_t i;
+
+	for (i = 0; i < sizeof(field) / sizeof(field[0]); i++)
+		*field[i] = -1;
+	res = pgsql_query(
+		conn, PQserverVersion(conn->pg) >= 170000 ? sql_17 : sql_pre17,
+		PGRES_TUPLES_OK, "reading server counters", err);
+	if (!res)
+		return pgsql_query_errno(conn);
+	for (i = 0; PQntuples(res) == 1 && i < sizeof(field) / sizeof(field[0]);
+	     i++)
+		if (!PQgetisnull(res, 0, (int)i))
+			*field[i] =
+				strtoll(PQgetvalue(res, 0, (int)i), NULL, 10);
+	PQclear(res);
+	return 0;
 }
 
 const struct driver_ops driver_pgsql = {
 	.name = "pgsql",
 	.version = DRIVER_INTERFACE_VERSION,
 	.connect = pgsql_connect,
+	.execute = pgsql_execute,
+	.reconnect = pgsql_reconnect,
+	.disconnect = pgsql_disconnect,
+	.db_info = pgsql_db_info,
+	.describe = pgsql_describe,
+	.stats = pgsql_stats,
 };

@@ -18,8 +18,13 @@ int conninfo_validate(const char *conninfo, struct err *err)
 	PQconninfoOption *opts = PQconninfoParse(conninfo, &msg);
 
 	if (!opts) {
-		err_set(err, -EINVAL, "bad connection string: %s",
-			msg ? msg : "out of memory");
+		/*
+		 * libpq's parse errors quote the text around the mistake,
+		 * which may be the password: say only that it does not parse.
+		 */
+		err_set(err, -EINVAL,
+			"connection string does not parse as libpq keyword=value pairs or a URI%s",
+			msg ? "" : " (out of memory)");
 		PQfreemem(msg);
 		return -EINVAL;
 	}

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pgsql_proc.c - procedure mode (--tx-mode procedure): each transaction is
+ * one call of its PL/pgSQL function from schema/functions.sql, prepared
+ * once per session and executed in autocommit, so one round trip is one
+ * database transaction. The functions hold all the logic; this file only
+ * turns inputs into text parameters and the result row into txn_output.
+ */
+#include <string.h>
+
+#include "drivers/pgsql_internal.h"
+
+/* The statements, one per transaction type. */
+enum proc_stmt {
+	PROC_NEW_ORDER,
+	PROC_PAYMENT,
+	PROC_ORDER_STATUS,
+	PROC_DELIVERY,
+	PROC_STOCK_LEVEL,
+	PROC_NR
+};
+
+/*
+ * SELECT * so the terminal receives the whole output of each profile, as
+ * TPC-C's terminal would. The casts pick the function unambiguously.
+ */
+static const struct pgsql_stmt proc_stmts[PROC_NR] = {
+	[PROC_NEW_ORDER] = {"p_no",
+			    "SELECT * FROM new_order($1::int, $2::int, "
+			    "$3::int, $4::int[], $5::int[], $6::int[])"},
+	[PROC_PAYMENT] = {"p_py",
+			  "SELECT * FROM payment($1::int, $2::int, $3::int, "
+			  "$4::int, $5::int, $6::text, $7::numeric)"},
+	[PROC_ORDER_STATUS] = {"p_os",
+			       "SELECT * FROM order_status($1::int, $2::int, "
+			       "$3::int, $4::text)"},
+	[PROC_DELIVERY] = {"p_dy", "SELECT * FROM delivery($1::int, $2::int)"},
+	[PROC_STOCK_LEVEL] = {"p_sl",
+			      "SELECT stock_level($1::int, $2::int, $3::int)"},
+};
+
+_Static_assert(PROC_NR <= PGSQL_MAX_STMTS, "too many statements");
+
+/* The customer by number, or (NULL, c_last) by name. */
+static void proc_param_customer(struct pgsql_params *p, bool by_name, int c_id,
+				const char *c_last)
+{
+	if (by_name) {
+		pgsql_param_null(p);
+		pgsql_param_text(p, c_last);
+	} else {
+		pgsql_param_int(p, c_id);
+		pgsql_param_null(p);
+	}
+}
+
+/* Build the call's parameters; return the statement. */
+static enum proc_stmt proc_params(const struct txn_input *in,
+				  struct pgsql_params *p)
+{
+	pgsql_params_reset(p);
+	switch (in->type) {
+	case TXN_NEW_ORDER: {
+		const struct txn_new_order *no = &in->u.new_order;
+
+		pgsql_param_int(p, no->w_id);
+		pgsql_param_int(p, no->d_id);
+		pgsql_param_int(p, no->c_id);
+		pgsql_param_int_array(p, no->ol_i_id, no->ol_cnt);
+		pgsql_param_int_array(p, no->ol_supply_w_id, no->ol_cnt);
+		pgsql_param_int_array(p, no->ol_quantity, no->ol_cnt);
+		return PROC_NEW_ORDER;
+	}
+	case TXN_PAYMENT: {
+		const struct txn_payment *py = &in->u.payment;
+
+		pgsql_param_int(p, py->w_id);
+		pgsql_param_int(p, py->d_id);
+		pgsql_param_int(p, py->c_w_id);
+		pgsql_param_int(p, py->c_d_id);
+		proc_param_customer(p, py->by_name, py->c_id, py->c_last);
+		pgsql_param_cents(p, py->h_amount_cents);
+		return PROC_PAYMENT;
+	}
+	case TXN_ORDER_STATUS: {
+		const struct txn_order_status *os = &in->u.order_status;
+
+		pgsql_param_int(p, os->w_id);
+		pgsql_param_int(p, os->d_id);
+		proc_param_customer(p, os->by_name, os->c_id, os->c_last);
+		return PROC_ORDER_STATUS;
+	}
+	case TXN_DELIVERY:
+		pgsql_param_int(p, in->u.delivery.w_id);
+		pgsql_param_int(p, in->u.delivery.o_carrier_id);
+		return PROC_DELIVERY;
+	default: /* TXN_STOCK_LEVEL; pgsql.c checked the type */
+		pgsql_param_int(p, in->u.stock_level.w_id);
+		pgsql_param_int(p, in->u.stock_level.d_id);
+		pgsql_param_int(p, in->u.stock_level.threshold);
+		return PROC_STOCK_LEVEL;
+	}
+}
+
+/*
+ * new_order() rolls back with SQLSTATE OM001 when an item is unused
+ * (clause 2.4.2.3); its DETAIL starts "o_id=N", the O_ID the terminal
+ * still shows.
+ */
+static bool proc_is_rollback(const struct txn_input *in, const PGresult *res,
+			     struct txn_output *out)
+{
+	const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+	const char *detail;
+	int o_id = 0;
+
+	if (in->type != TXN_NEW_ORDER || !state || strcmp(state, "OM001"))
+		return false;
+	detail = PQresultErrorField(res, PG_DIAG_MESSAGE_DETAIL);
+	if (detail && strncmp(detail, "o_id=", 5) == 0)
+		for (detail += 5; *detail >= '0' && *detail <= '9'; detail++)
+			o_id = o_id * 10 + (*detail - '0');
+	out->o_id = o_id;
+	out->status = TXN_STATUS_ROLLBACK;
+	return true;
+}
+
+/*
+ * Prepare stmt on its first use in this session (one extra round trip,
+ * once). A failure, such as a missing function, fails this transaction
+ * with the server's SQLSTATE, and the next one of its type tries again.
+ */
+static enum pgsql_outcome proc_prepare(struct driver_conn *conn,
+				       enum proc_stmt stmt,
+				       struct txn_output *out)
+{
+	enum pgsql_outcome oc = PGSQL_DONE;
+	PGresult *res;
+
+	res = PQprepare(conn->pg, proc_stmts[stmt].name, proc_stmts[stmt].sql,
+			0, NULL);
+	if (PQresultStatus(res) == PGRES_COMMAND_OK)
+		conn->prepared |= UINT64_C(1) << stmt;
+	else
+		oc = pgsql_fail_result(conn, res, out);
+	PQclear(res);
+	return oc;
+}
+
+static enum pgsql_outcome proc_attempt(struct driver_conn *conn,
+				       const struct txn_input *in,
+				       struct txn_output *out)
+{
+	struct pgsql_params p;
+	enum proc_stmt stmt = proc_params(in, &p);
+	enum pgsql_outcome oc = PGSQL_DONE;
+	PGresult *res;
+
+	if (p.overflow)
+		return pgsql_fail(out, "", "pgsql: %s: parameters too long",
+				  txn_type_name(in->type));
+	if (!(conn->prepared & (UINT64_C(1) << stmt))) {
+		oc = proc_prepare(conn, stmt, out);
+		if (oc != PGSQL_DONE)
+			return oc;
+	}
+	res = PQexecPrepared(conn->pg, proc_stmts[stmt].name, p.n, p.values,
+			     NULL, NULL, 0);
+	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+		if (!res || !proc_is_rollback(in, res, out))
+			oc = pgsql_fail_result(conn, res, out);
+		PQclear(res);
+		return oc;
+	}
+
+	out->status = TXN_STATUS_OK;
+	switch (in->type) {
+	case TXN_NEW_ORDER: /* o_id is new_order()'s first column */
+		if (PQntuples(res) != 1)
+			oc = pgsql_fail(out, "", "pgsql: new_order: %d rows",
+					PQntuples(res));
+		else
+			out->o_id = pgsql_int(res, 0, 0);
+		break;
+	case TXN_DELIVERY: /* (delivered, skipped) */
+		if (PQntuples(res) != 1)
+			oc = pgsql_fail(out, "", "pgsql: delivery: %d rows",
+					PQntuples(res));
+		else {
+			out->delivered = pgsql_int(res, 0, 0);
+			out->skipped = pgsql_int(res, 0, 1);
+		}
+		break;
+	case TXN_STOCK_LEVEL:
+		if (PQntuples(res) != 1)
+			oc = pgsql_fail(out, "", "pgsql: stock_level: %d rows",
+					PQntuples(res));
+		else
+			out->low_stock = pgsql_int(res, 0, 0);
+		break;
+	default:
+		/* Payment, Order-Status: the rows are the terminal's output. */
+		break;
+	}
+	PQclear(res);
+	return oc;
+}
+
+const struct pgsql_mode pgsql_mode_procedure = {
+	.name = "procedure",
+	.stmts = proc_stmts,
+	.nr_stmts = PROC_NR,
+	.attempt = proc_attempt,
+};
