@@ -136,8 +136,8 @@ EOF
 		-w 1 -d 4 --ramp-up 1 --hooks none --results "$EXP_DIR/results-nc"
 	[ "$status" -eq 0 ]
 	meta=$EXP_DIR/results-nc/kern-n/noncached/run-1/meta.json
-	grep -q '"noncached_enforced": "true"' "$meta"
-	grep -q '"page_cache_dropped": "true"' "$meta"
+	grep -q '"noncached_enforced": true' "$meta"
+	grep -q '"page_cache_dropped": true' "$meta"
 	grep -q '"noncached_memory_limit_bytes": "[0-9]' "$meta"
 	# the cgroup is gone afterwards
 	run leftover_processes "$EXP_DIR/results-nc"

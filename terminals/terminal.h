@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * terminal.h - one emulated TPC-C terminal: a small struct, not a thread.
+ *
+ * A terminal has a fixed home warehouse and a fixed district for
+ * Stock-Level (the 10 terminals of a warehouse take districts 1..10,
+ * 2.8.1.1), its own random stream and deck, the transaction it is keying
+ * in and the CLOCK_MONOTONIC time that transaction is due, i.e. when the
+ * emulated user presses "send" (end of keying). Worker threads keep their
+ * terminals in a min-heap by due time (terminals/scheduler.h).
+ */
+#ifndef OLTPMARK_TERMINAL_H
+#define OLTPMARK_TERMINAL_H
+
+#include <stdint.h>
+
+#include "src/rng.h"
+#include "src/txn.h"
+#include "terminals/deck.h"
+
+/* One terminal. */
+struct terminal {
+	int64_t due_us;	    /* when next is submitted (CLOCK_MONOTONIC) */
+	int id;		    /* 1-based terminal number, as in mix.csv */
+	int w_id;	    /* home warehouse */
+	int sl_d_id;	    /* fixed Stock-Level district, 1..10 */
+	enum txn_type next; /* the transaction being keyed in */
+	struct rng rng;	    /* this terminal's own random stream */
+	struct deck deck;   /* its 23-card deck */
+};
+
+#endif
