@@ -25,7 +25,7 @@ om_die() {
 
 # om_psql CONNINFO SQL: run SQL, print unaligned tuples, stop on error.
 om_psql() {
-	psql "$1" -XAtq -v ON_ERROR_STOP=1 -c "$2"
+	PGOPTIONS="${PGOPTIONS:-} -c client_min_messages=warning" psql "$1" -XAtq -v ON_ERROR_STOP=1 -c "$2"
 }
 
 # om_is_root: whether we may write /proc/sys and create cgroups.

@@ -69,6 +69,7 @@ leftover_processes() {
 
 @test "no sampler or server is left after the experiment" {
 	run leftover_processes "$EXP_DIR"
+	echo "left behind: $output"
 	[ -z "$output" ]
 }
 
@@ -139,7 +140,9 @@ EOF
 	grep -q '"noncached_enforced": true' "$meta"
 	grep -q '"page_cache_dropped": true' "$meta"
 	grep -q '"noncached_memory_limit_bytes": "[0-9]' "$meta"
-	# the cgroup is gone afterwards
+	# nothing of the run is left, and the cgroup is gone
 	run leftover_processes "$EXP_DIR/results-nc"
+	echo "left behind: $output"
 	[ -z "$output" ]
+	! ls -d /sys/fs/cgroup/memory/*/*/oltpmark-*-noncached /sys/fs/cgroup/*/oltpmark-*-noncached 2>/dev/null
 }
