@@ -32,6 +32,7 @@
 #define HTML_RAW_LINES 40	  /* lines shown of a file without parser */
 #define HTML_TEXT_MAX  (64 << 10) /* bytes shown of a text file */
 #define HTML_JSON_ROWS 400	  /* metadata rows shown */
+#define HTML_CKPT_ROWS 400	  /* checkpoints listed */
 
 /* What the section writers share. */
 struct html_ctx {
@@ -61,6 +62,8 @@ static const char style[] =
 	"padding:.6em 1em;font-weight:bold;font-size:1.1em}"
 	".diag{background:#fff8e1;border:2px solid #8a6d00;color:#8a6d00;"
 	"padding:.6em 1em;font-weight:bold}"
+	".warn{background:#fff3e0;border:2px solid #b35300;color:#b35300;"
+	"padding:.6em 1em;font-weight:bold;margin-top:.4em}"
 	".skip{color:#8a6d00}"
 	"pre{background:#f8f8f8;border:1px solid #eee;padding:.5em;"
 	"overflow-x:auto;font-size:.85em}"
@@ -285,6 +288,7 @@ static void section_head(struct html_ctx *c)
 	const struct summary *s = c->in->sum;
 	const struct sum_run *r = &s->run;
 	FILE *f = c->f;
+	int i;
 
 	if (r->partial) {
 		fputs("<div class=\"banner\">Partial run: ", f);
@@ -301,10 +305,15 @@ static void section_head(struct html_ctx *c)
 		      f);
 	}
 	if (s->meta.diagnostic == 1)
-		fputs("<div class=\"diag\">Diagnostic run: profiling or lock "
-		      "statistics were on, which perturbs the kernel. Read "
-		      "the evidence, not the score.</div>\n",
+		fputs("<div class=\"diag\">diagnostic run: profiling/lock "
+		      "statistics were on; not scored. They perturb the "
+		      "kernel: read the evidence, not the figures.</div>\n",
 		      f);
+	for (i = 0; i < s->nwarnings; i++) {
+		fputs("<div class=\"warn\">Warning: ", f);
+		html_escape(f, s->warnings[i]);
+		fputs("</div>\n", f);
+	}
 	fputs("<h1>oltpmark report</h1>\n<p class=\"sub\">", f);
 	if (s->meta.label[0]) {
 		fputs("label <b>", f);
@@ -322,6 +331,74 @@ static void section_head(struct html_ctx *c)
 	      "<a href=\"#checks\">Checks</a><a href=\"#plots\">Plots</a>"
 	      "<a href=\"#evidence\">System evidence</a>"
 	      "<a href=\"#metadata\">Metadata</a></nav>\n",
+	      f);
+}
+
+/* The server counters of run.json's server_stats, as one row. */
+static void row_server(FILE *f, const struct summary *s)
+{
+	const struct sum_run *r = &s->run;
+
+	fputs("<tr><th>Server</th><td>buffer hit ratio ", f);
+	if (isfinite(s->buffer_hit_ratio))
+		fprintf(f, "<b>%.*f %%</b>",
+			sum_hit_pct_decimals(100.0 * s->buffer_hit_ratio, 2),
+			100.0 * s->buffer_hit_ratio);
+	else
+		fputs("unknown", f);
+	fputs(" (", f);
+	count(f, r->blks_hit);
+	fputs(" hits, ", f);
+	count(f, r->blks_read);
+	fputs(" blocks read", f);
+	if (isfinite(s->blks_read_per_s))
+		fprintf(f, ", %.2f/s", s->blks_read_per_s);
+	fputs("); checkpoints ", f);
+	count(f, r->checkpoints_timed);
+	fputs(" timed, ", f);
+	count(f, r->checkpoints_req);
+	fputs(" requested, ", f);
+	count(f, r->buffers_checkpoint);
+	fputs(" buffers written; ", f);
+	count(f, r->xact_commit);
+	fputs(" commits, ", f);
+	count(f, r->xact_rollback);
+	fputs(" rollbacks <span class=\"sub\">(run.json server_stats, over "
+	      "the cost window)</span></td></tr>\n",
+	      f);
+}
+
+/* The checkpoints of the run, when there are any. */
+static void table_checkpoints(FILE *f, const struct summary *s)
+{
+	size_t i;
+
+	if (!s->ckpts_known || s->ckpts.n == 0)
+		return;
+	fputs("<h3>Checkpoints</h3>\n<table>\n<tr><th>start s</th>"
+	      "<th>end s</th><th>length s</th><th class=\"l\">in the "
+	      "window</th><th class=\"l\">kind</th></tr>\n",
+	      f);
+	for (i = 0; i < s->ckpts.n && i < HTML_CKPT_ROWS; i++) {
+		const struct ckpt *k = &s->ckpts.items[i];
+
+		fputs("<tr>", f);
+		td_num(f, k->start_s, 3);
+		td_num(f, k->end_s, 3);
+		td_num(f, k->end_s - k->start_s, 3);
+		td_text(f, sum_ckpt_in_window(s, k) ? "yes" : "no");
+		td_text(f, k->kind);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	if (s->ckpts.n > HTML_CKPT_ROWS)
+		fprintf(f,
+			"<p class=\"sub\">(the first %d of %zu; all are in "
+			"summary.json)</p>\n",
+			HTML_CKPT_ROWS, s->ckpts.n);
+	fputs("<p class=\"sub\">Seconds since the start of the run, from "
+	      "the server log; a checkpoint that started before the run or "
+	      "ended after it is listed with its real times.</p>\n",
 	      f);
 }
 
@@ -377,11 +454,19 @@ static void section_summary(struct html_ctx *c)
 		count(f, r->connections_lost);
 		fputs(", reconnects ", f);
 		count(f, r->reconnects);
-		fputs("; server checkpoints in the measured interval ", f);
-		count(f, r->checkpoints);
 		fputs("</td></tr>\n", f);
+		row_server(f, s);
 	}
-	fputs("</table>\n", f);
+	fputs("<tr><th>Checkpoints</th><td>", f);
+	if (s->ckpts_known)
+		fprintf(f,
+			"%zu in the run, %zu overlapping the window "
+			"(<a href=\"sys/checkpoints.csv\">"
+			"sys/checkpoints.csv</a>)",
+			s->ckpts.n, s->ckpts_in_window);
+	else
+		fputs("unknown (no usable sys/checkpoints.csv)", f);
+	fputs("</td></tr>\n</table>\n", f);
 
 	fputs("<h3>Transactions in the window</h3>\n<table>\n<tr>"
 	      "<th class=\"l\">type</th><th>count</th><th>share %</th>"
@@ -437,6 +522,7 @@ static void section_summary(struct html_ctx *c)
 	      "Delivery's from queueing to the end of its deferred "
 	      "execution. Service time is send to reply.</p>\n",
 	      f);
+	table_checkpoints(f, s);
 }
 
 static void section_checks(struct html_ctx *c)

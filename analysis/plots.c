@@ -29,7 +29,9 @@
 #include "analysis/parse_iostat.h"
 #include "analysis/parse_vmstat.h"
 
-#define PLOTS_IOSTAT_DEVICES 8 /* busiest devices drawn */
+#define PLOTS_IOSTAT_DEVICES 8	 /* busiest devices drawn */
+#define PLOTS_CKPT_MAX	     200 /* checkpoints drawn on the NOTPM plot */
+#define PLOTS_CKPT_COLOR     "#ff7f0e"
 
 /* What the drawing functions share. */
 struct plot_ctx {
@@ -219,6 +221,49 @@ static void window_marks(FILE *f, const struct summary *s, double x_end)
 		ws, ws, we, we);
 }
 
+/*
+ * Mark the run's checkpoints on a time axis running to x_end: a band
+ * from start to end (clipped to the axis), a line where each starts (a
+ * short checkpoint still shows), and its kind written upwards beside
+ * that line. Objects, arrows and labels are numbered from 10, after
+ * window_marks()'. Returns the number drawn.
+ */
+static size_t checkpoint_marks(FILE *f, const struct summary *s, double x_end)
+{
+	size_t i, drawn = 0;
+
+	for (i = 0; i < s->ckpts.n && drawn < PLOTS_CKPT_MAX; i++) {
+		const struct ckpt *c = &s->ckpts.items[i];
+		double a = c->start_s < 0 ? 0 : c->start_s;
+		double b = c->end_s > x_end ? x_end : c->end_s;
+		char text[CKPT_KIND_LEN + 16];
+		size_t id = 10 + drawn;
+
+		if (a > x_end || b < 0)
+			continue;
+		if (b > a)
+			fprintf(f,
+				"set object %zu rectangle from %.3f, graph 0 "
+				"to %.3f, graph 1 fillcolor rgb '" PLOTS_CKPT_COLOR
+				"' fillstyle transparent "
+				"solid 0.18 noborder behind\n",
+				id, a, b);
+		fprintf(f,
+			"set arrow %zu from %.3f, graph 0 to %.3f, graph 1 "
+			"nohead linecolor rgb '" PLOTS_CKPT_COLOR "'\n",
+			id, a, a);
+		snprintf(text, sizeof(text), "checkpoint %s", c->kind);
+		fprintf(f, "set label %zu ", id);
+		gp_quote(f, text);
+		fprintf(f,
+			" at %.3f, graph 0.03 left rotate by 90 offset 1,0 "
+			"textcolor rgb '#b35300'\n",
+			a);
+		drawn++;
+	}
+	return drawn;
+}
+
 /* ---- workload ---- */
 
 static void plot_notpm(struct plot_ctx *c)
@@ -227,6 +272,7 @@ static void plot_notpm(struct plot_ctx *c)
 	const struct summary *s = c->sum;
 	size_t n = ts_count(ts), i;
 	double x_end, ws = s->start_ms / 1000.0;
+	size_t ckpts;
 	FILE *f;
 
 	if (n == 0) {
@@ -273,11 +319,22 @@ static void plot_notpm(struct plot_ctx *c)
 		    "transactions per minute");
 	fprintf(f, "set xrange [0:%.3f]\nset yrange [0:*]\n", x_end);
 	window_marks(f, s, x_end);
+	ckpts = checkpoint_marks(f, s, x_end);
+	if (s->ckpts.n > ckpts)
+		note(c->out,
+		     "plot notpm: %zu checkpoints, only the first %d are "
+		     "marked",
+		     s->ckpts.n, PLOTS_CKPT_MAX);
 	fputs("plot 'notpm.dat' using 1:2 skip 1 with steps linewidth 2 "
 	      "linecolor rgb '#1f77b4' title 'NOTPM', \\\n"
 	      "     '' using 1:3 skip 1 with steps linewidth 1 "
 	      "linecolor rgb '#aaaaaa' title 'all types'",
 	      f);
+	if (ckpts)
+		fputs(", \\\n     keyentry with boxes fillstyle transparent "
+		      "solid 0.18 noborder linecolor rgb '" PLOTS_CKPT_COLOR
+		      "' title 'checkpoint'",
+		      f);
 	if (s->steady.steady >= 0)
 		fprintf(f,
 			", \\\n     'notpm-fit.dat' using 1:2 skip 1 "
@@ -287,8 +344,11 @@ static void plot_notpm(struct plot_ctx *c)
 	fputc('\n', f);
 	if (close_ok(c, f, "notpm"))
 		render(c, "notpm",
-		       "NOTPM over time (ramp-up shaded, measured "
-		       "window between the dashed lines)",
+		       ckpts ? "NOTPM over time (ramp-up shaded grey, measured "
+			       "window between the dashed lines, server "
+			       "checkpoints in orange)"
+			     : "NOTPM over time (ramp-up shaded, measured "
+			       "window between the dashed lines)",
 		       PLOT_WORKLOAD);
 }
 

@@ -24,6 +24,7 @@
 
 #include <jansson.h>
 
+#include "analysis/checkpoints.h"
 #include "analysis/html.h"
 #include "analysis/mixcsv.h"
 #include "analysis/plots.h"
@@ -274,6 +275,65 @@ static int check_window(struct report_ctx *ctx, struct err *err)
 	return 0;
 }
 
+/*
+ * sys/checkpoints.csv onto the run's clock, into the summary. No file:
+ * the checkpoints stay unknown. A file that does not parse is a warning,
+ * not a failure: the report is worth having without them. Only running
+ * out of memory fails.
+ *
+ * The run's clock starts when the engine released its workers; meta.json
+ * "start_unix_s" is the wall clock read right after that moment (to the
+ * microsecond), while "start" is the same moment cut to whole seconds:
+ * with "start" only, the checkpoints are placed up to 1 s late, and a
+ * note says so.
+ */
+static int read_checkpoints(struct report_ctx *ctx, struct err *err)
+{
+	static const char name[] = "sys/checkpoints.csv";
+	const json_t *unix_s = json_object_get(ctx->meta, "start_unix_s");
+	struct ckpt_list l;
+	struct err perr;
+	char path[PATH_MAX];
+	double start, end_s;
+	int64_t end_ms;
+	int rc;
+
+	rc = join(path, sizeof(path), ctx->dir, name, err);
+	if (rc < 0)
+		return rc;
+	err_clear(&perr);
+	rc = ckpt_parse_file(path, name, &l, &perr);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc == -ENOMEM)
+		return err_set(err, rc, "%s", perr.msg);
+	if (rc < 0) {
+		summary_warn(&ctx->sum, "%s: checkpoints unknown", perr.msg);
+		return 0;
+	}
+	start = plots_run_start(ctx->meta);
+	if (!isfinite(start)) {
+		summary_note(&ctx->sum,
+			     "%s not used: meta.json has no start time to "
+			     "place the checkpoints on the run's clock",
+			     name);
+		ckpt_free(&l);
+		return 0;
+	}
+	if (!(json_is_number(unix_s) && json_number_value(unix_s) > 0))
+		summary_note(&ctx->sum,
+			     "checkpoints placed with meta.json's \"start\", "
+			     "which has whole seconds: up to 1 s late");
+	/* the run ends where the time series does */
+	end_ms = run_end_ms(&ctx->run_info);
+	if (ctx->sum.last_t_ms + 1 > end_ms)
+		end_ms = ctx->sum.last_t_ms + 1;
+	end_s = end_ms / 1000.0;
+	ckpt_place(&l, start, end_s);
+	summary_set_checkpoints(&ctx->sum, &l);
+	return 0;
+}
+
 static int make_plots_and_html(struct report_ctx *ctx, struct err *err)
 {
 	struct plots_result pr;
@@ -346,7 +406,9 @@ int report_summarize(const char *run_dir, const struct report_options *opt,
 	if (!ctx.meta)
 		summary_note(&ctx.sum, "no meta.json: label, configuration "
 				       "and system details are unknown");
-	rc = summary_finish(&ctx.sum, truncated, err);
+	rc = read_checkpoints(&ctx, err);
+	if (rc == 0)
+		rc = summary_finish(&ctx.sum, truncated, err);
 	if (rc == 0)
 		rc = write_atomic(run_dir, "timeseries.csv", fill_timeseries,
 				  &ctx, err);

@@ -18,6 +18,8 @@
 
 #include "analysis/timeseries.h"
 
+#define SUM_TEXT_CKPTS 20 /* checkpoints listed in summary.txt */
+
 /* TPC-C 5.2.3 minimum shares, % (New-Order has none). */
 static const double mix_min_pct[TXN_NR] = {
 	[TXN_NEW_ORDER] = 0,  [TXN_PAYMENT] = 43.0,    [TXN_ORDER_STATUS] = 4.0,
@@ -63,6 +65,34 @@ static int64_t jint(const json_t *obj, const char *key)
 		return (int64_t)json_integer_value(v);
 	if (json_is_real(v) && json_real_value(v) >= 0)
 		return (int64_t)json_real_value(v);
+	return -1;
+}
+
+/* A server counter: -1 when absent, null, or negative (unknown). */
+static int64_t jcounter(const json_t *obj, const char *key)
+{
+	int64_t v = jint(obj, key);
+
+	return v < 0 ? -1 : v;
+}
+
+/*
+ * A yes/no that meta.json may hold as a JSON boolean (meta.json
+ * "diagnostic") or as the string "true" / "false" (notes values): 1, 0,
+ * or -1 when absent or something else.
+ */
+static int jtruth(const json_t *obj, const char *key)
+{
+	const json_t *v = json_object_get(obj, key);
+
+	if (json_is_boolean(v))
+		return json_is_true(v);
+	if (json_is_string(v)) {
+		if (strcmp(json_string_value(v), "true") == 0)
+			return 1;
+		if (strcmp(json_string_value(v), "false") == 0)
+			return 0;
+	}
 	return -1;
 }
 
@@ -114,6 +144,10 @@ void sum_run_unknown(struct sum_run *out)
 	out->delivery_skipped_districts = out->deliveries_with_skips = -1;
 	out->connections_lost = out->reconnects = -1;
 	out->checkpoints = -1;
+	out->blks_hit = out->blks_read = -1;
+	out->xact_commit = out->xact_rollback = -1;
+	out->checkpoints_timed = out->checkpoints_req = -1;
+	out->buffers_checkpoint = -1;
 	out->cost_start_s = out->cost_end_s = NAN;
 	out->client_cpu_s = out->server_cpu_s = NAN;
 	out->server_pid = -1;
@@ -122,7 +156,6 @@ void sum_run_unknown(struct sum_run *out)
 int sum_run_from_json(const json_t *run, struct sum_run *out, struct err *err)
 {
 	const json_t *counts, *in, *cost, *p, *stats;
-	int64_t timed, req;
 	int rc, t;
 
 	sum_run_unknown(out);
@@ -170,10 +203,16 @@ int sum_run_from_json(const json_t *run, struct sum_run *out, struct err *err)
 	out->connections_lost = jint(run, "connections_lost");
 	out->reconnects = jint(run, "reconnects");
 	stats = json_object_get(run, "server_stats");
-	timed = jint(stats, "checkpoints_timed");
-	req = jint(stats, "checkpoints_req");
-	if (timed >= 0 && req >= 0)
-		out->checkpoints = timed + req;
+	out->blks_hit = jcounter(stats, "blks_hit");
+	out->blks_read = jcounter(stats, "blks_read");
+	out->xact_commit = jcounter(stats, "xact_commit");
+	out->xact_rollback = jcounter(stats, "xact_rollback");
+	out->checkpoints_timed = jcounter(stats, "checkpoints_timed");
+	out->checkpoints_req = jcounter(stats, "checkpoints_req");
+	out->buffers_checkpoint = jcounter(stats, "buffers_checkpoint");
+	if (out->checkpoints_timed >= 0 && out->checkpoints_req >= 0)
+		out->checkpoints =
+			out->checkpoints_timed + out->checkpoints_req;
 	cost = json_object_get(run, "cost");
 	out->cost_start_s = jnum(cost, "window_start_s");
 	out->cost_end_s = jnum(cost, "window_end_s");
@@ -187,13 +226,14 @@ void sum_meta_unknown(struct sum_meta *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->diagnostic = -1;
+	out->noncached_enforced = -1;
 	out->opt_ramp_up_s = NAN;
 }
 
 int sum_meta_from_json(const json_t *meta, struct sum_meta *out,
 		       struct err *err)
 {
-	const json_t *v, *opts;
+	const json_t *opts, *notes;
 	int rc;
 
 	sum_meta_unknown(out);
@@ -203,13 +243,15 @@ int sum_meta_from_json(const json_t *meta, struct sum_meta *out,
 	out->present = true;
 	jstr(meta, "label", out->label, sizeof(out->label));
 	jstr(meta, "config", out->config, sizeof(out->config));
-	v = json_object_get(meta, "diagnostic");
-	if (json_is_boolean(v))
-		out->diagnostic = json_is_true(v);
 	opts = json_object_get(meta, "options");
-	v = json_object_get(opts, "diagnostic");
-	if (out->diagnostic < 0 && json_is_boolean(v))
-		out->diagnostic = json_is_true(v);
+	notes = json_object_get(meta, "notes");
+	/* any of the three marks makes a diagnostic run (run/oltpmark-run
+	   sets the note, `oltpmark run` copies it to "diagnostic"); a
+	   meta.json without any mark is not one */
+	out->diagnostic = jtruth(meta, "diagnostic") == 1 ||
+			  jtruth(opts, "diagnostic") == 1 ||
+			  jtruth(notes, "diagnostic") == 1;
+	out->noncached_enforced = jtruth(notes, "noncached_enforced");
 	out->opt_ramp_up_s = jnum(opts, "ramp-up");
 	return 0;
 }
@@ -251,6 +293,7 @@ int summary_init(struct summary *s, const struct sum_run *run,
 	if (sum_run_measured(run, &m_start, &m_end))
 		s->whole_measured = start_ms == m_start && end_ms == m_end;
 	s->first_t_ms = s->last_t_ms = -1;
+	s->buffer_hit_ratio = s->blks_read_per_s = NAN;
 	for (t = 0; t < TXN_NR; t++) {
 		if (hist_init(&s->type[t].response, HIST_BITS_DEFAULT) < 0 ||
 		    hist_init(&s->type[t].service, HIST_BITS_DEFAULT) < 0) {
@@ -272,6 +315,8 @@ void summary_free(struct summary *s)
 	free(s->steady_no);
 	s->steady_no = NULL;
 	s->steady_n = s->steady_cap = 0;
+	ckpt_free(&s->ckpts);
+	s->ckpts_known = false;
 }
 
 static bool in_window(const struct summary *s, int64_t t_ms)
@@ -390,6 +435,33 @@ void summary_note(struct summary *s, const char *fmt, ...)
 	vsnprintf(s->notes[s->nnotes], SUM_NOTE_LEN, fmt, ap);
 	va_end(ap);
 	s->nnotes++;
+}
+
+void summary_warn(struct summary *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->nwarnings >= SUM_WARNINGS_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(s->warnings[s->nwarnings], SUM_NOTE_LEN, fmt, ap);
+	va_end(ap);
+	s->nwarnings++;
+}
+
+void summary_set_checkpoints(struct summary *s, struct ckpt_list *l)
+{
+	ckpt_free(&s->ckpts);
+	s->ckpts = *l;
+	s->ckpts_known = true;
+	memset(l, 0, sizeof(*l));
+}
+
+bool sum_ckpt_in_window(const struct summary *s, const struct ckpt *c)
+{
+	/* the window is [start, end), a checkpoint [start, end] */
+	return llround(c->start_s * 1000.0) < s->end_ms &&
+	       llround(c->end_s * 1000.0) >= s->start_ms;
 }
 
 /* ---- results ---- */
@@ -617,6 +689,48 @@ static int compute_steady(struct summary *s, struct err *err)
 	return 0;
 }
 
+int sum_hit_pct_decimals(double pct, int decimals)
+{
+	while (decimals < 6 && pct < 99.0 &&
+	       round(pct * pow(10, decimals)) / pow(10, decimals) >= 99.0)
+		decimals++;
+	return decimals;
+}
+
+/* The server counters' ratios and the warnings they and meta.json give. */
+static void compute_server(struct summary *s)
+{
+	const struct sum_run *r = &s->run;
+	double len_s = r->cost_end_s - r->cost_start_s;
+	size_t i;
+
+	if (r->blks_hit >= 0 && r->blks_read >= 0 &&
+	    r->blks_hit + r->blks_read > 0)
+		s->buffer_hit_ratio = (double)r->blks_hit /
+				      (double)(r->blks_hit + r->blks_read);
+	/* server_stats are differences over the cost window */
+	if (r->blks_read >= 0 && isfinite(len_s) && len_s > 0)
+		s->blks_read_per_s = (double)r->blks_read / len_s;
+	if (strcmp(s->meta.config, "cached") == 0 &&
+	    isfinite(s->buffer_hit_ratio) &&
+	    s->buffer_hit_ratio < SUM_CACHED_HIT_MIN) {
+		double pct = 100.0 * s->buffer_hit_ratio;
+
+		summary_warn(s,
+			     "cached run with buffer hit ratio %.*f %%: the "
+			     "database did not fit or was not pre-warmed",
+			     sum_hit_pct_decimals(pct, 1), pct);
+	}
+	if (strcmp(s->meta.config, "noncached") == 0 &&
+	    s->meta.noncached_enforced == 0)
+		summary_warn(s, "non-cached run without a memory limit: reads "
+				"may have come from the page cache");
+	s->ckpts_in_window = 0;
+	for (i = 0; i < s->ckpts.n; i++)
+		if (sum_ckpt_in_window(s, &s->ckpts.items[i]))
+			s->ckpts_in_window++;
+}
+
 int summary_finish(struct summary *s, uint64_t truncated_lines, struct err *err)
 {
 	uint64_t no = 0, done = 0;
@@ -641,6 +755,7 @@ int summary_finish(struct summary *s, uint64_t truncated_lines, struct err *err)
 	if (rc < 0)
 		return rc;
 	compute_checks(s);
+	compute_server(s);
 	s->retries_scope = find_retries_scope(s);
 	if (!s->run.present)
 		summary_note(s, "no run.json: the run is incomplete and "
@@ -819,11 +934,51 @@ static double per_txn_us(double cpu_s, uint64_t rows)
 	return rows && isfinite(cpu_s) ? cpu_s * 1e6 / (double)rows : NAN;
 }
 
+static json_t *server_json(const struct summary *s)
+{
+	const struct sum_run *r = &s->run;
+	json_t *o = json_object();
+
+	json_object_set_new(o, "buffer_hit_ratio",
+			    jreal(s->buffer_hit_ratio, 6));
+	json_object_set_new(o, "blks_hit", jcount(r->blks_hit));
+	json_object_set_new(o, "blks_read", jcount(r->blks_read));
+	json_object_set_new(o, "blks_read_per_s", jreal(s->blks_read_per_s, 2));
+	json_object_set_new(o, "checkpoints_timed",
+			    jcount(r->checkpoints_timed));
+	json_object_set_new(o, "checkpoints_req", jcount(r->checkpoints_req));
+	json_object_set_new(o, "buffers_checkpoint",
+			    jcount(r->buffers_checkpoint));
+	json_object_set_new(o, "xact_commit", jcount(r->xact_commit));
+	json_object_set_new(o, "xact_rollback", jcount(r->xact_rollback));
+	return o;
+}
+
+static json_t *checkpoints_json(const struct summary *s)
+{
+	json_t *a;
+	size_t i;
+
+	if (!s->ckpts_known)
+		return json_null();
+	a = json_array();
+	for (i = 0; i < s->ckpts.n; i++) {
+		const struct ckpt *c = &s->ckpts.items[i];
+		json_t *e = json_object();
+
+		json_object_set_new(e, "start_s", jreal(c->start_s, 3));
+		json_object_set_new(e, "end_s", jreal(c->end_s, 3));
+		json_object_set_new(e, "kind", json_string(c->kind));
+		json_array_append_new(a, e);
+	}
+	return a;
+}
+
 json_t *summary_to_json(const struct summary *s)
 {
 	const struct sum_run *r = &s->run;
 	json_t *o = json_object(), *w, *tx, *types, *st, *cost, *run, *mc,
-	       *notes;
+	       *notes, *warnings;
 	uint64_t ok = 0, rb = 0, er = 0;
 	int t, i;
 
@@ -835,6 +990,10 @@ json_t *summary_to_json(const struct summary *s)
 	json_object_set_new(o, "diagnostic", jtri(s->meta.diagnostic));
 	json_object_set_new(o, "partial", json_boolean(r->partial));
 	json_object_set_new(o, "end_reason", jstring_or_null(r->end_reason));
+	warnings = json_array();
+	for (i = 0; i < s->nwarnings; i++)
+		json_array_append_new(warnings, json_string(s->warnings[i]));
+	json_object_set_new(o, "warnings", warnings);
 	w = json_object();
 	json_object_set_new(w, "start_s", jreal(s->start_ms / 1000.0, 3));
 	json_object_set_new(w, "end_s", jreal(s->end_ms / 1000.0, 3));
@@ -901,6 +1060,7 @@ json_t *summary_to_json(const struct summary *s)
 		jreal(per_txn_us(r->server_cpu_s, s->cost_rows), 2));
 	json_object_set_new(cost, "server_pid", jcount(r->server_pid));
 	json_object_set_new(o, "cost", cost);
+	json_object_set_new(o, "server", server_json(s));
 	run = json_object();
 	json_object_set_new(run, "duration_s", jreal(r->duration_s, 3));
 	json_object_set_new(run, "elapsed_s", jreal(r->elapsed_s, 3));
@@ -917,6 +1077,11 @@ json_t *summary_to_json(const struct summary *s)
 	json_object_set_new(run, "deliveries_not_done",
 			    jcount(r->deliveries_not_done));
 	json_object_set_new(o, "run", run);
+	json_object_set_new(o, "checkpoints", checkpoints_json(s));
+	json_object_set_new(
+		o, "checkpoints_in_window",
+		s->ckpts_known ? json_integer((json_int_t)s->ckpts_in_window)
+			       : json_null());
 	mc = json_object();
 	json_object_set_new(mc, "rows", json_integer((json_int_t)s->rows));
 	json_object_set_new(mc, "truncated_lines",
@@ -974,6 +1139,7 @@ static void put_ms(FILE *f, uint64_t us)
 static void text_header(const struct summary *s, FILE *f)
 {
 	const struct sum_run *r = &s->run;
+	int i;
 
 	fprintf(f, "oltpmark run summary");
 	if (s->meta.label[0])
@@ -986,8 +1152,10 @@ static void text_header(const struct summary *s, FILE *f)
 			r->end_reason[0] ? ": " : "",
 			r->end_reason[0] ? r->end_reason : "");
 	if (s->meta.diagnostic == 1)
-		fprintf(f, "*** diagnostic run (profiling or lock statistics "
-			   "on): not for scoring ***\n");
+		fprintf(f, "*** diagnostic run: profiling/lock statistics "
+			   "were on; not scored ***\n");
+	for (i = 0; i < s->nwarnings; i++)
+		fprintf(f, "WARNING: %s\n", s->warnings[i]);
 	fputc('\n', f);
 	fprintf(f, "  window        %.3f .. %.3f s (%.3f s measured",
 		s->start_ms / 1000.0, s->end_ms / 1000.0, s->measured_s);
@@ -1177,10 +1345,72 @@ static void text_run(const struct summary *s, FILE *f)
 	fprintf(f, "connections lost %s, reconnects %s,\n  ",
 		count_str(r->connections_lost, a, sizeof(a)),
 		count_str(r->reconnects, b, sizeof(b)));
-	fprintf(f, "deliveries never executed %s, ",
+	fprintf(f, "deliveries never executed %s\n\n",
 		count_str(r->deliveries_not_done, c, sizeof(c)));
-	fprintf(f, "server checkpoints %s\n\n",
-		count_str(r->checkpoints, a, sizeof(a)));
+}
+
+static void text_server(const struct summary *s, FILE *f)
+{
+	const struct sum_run *r = &s->run;
+	char a[24], b[24], c[24];
+
+	if (!r->present)
+		return;
+	fprintf(f, "Server counters (run.json server_stats, over the cost "
+		   "window)\n");
+	fprintf(f, "  buffer hit ratio   ");
+	if (isfinite(s->buffer_hit_ratio))
+		fprintf(f, "%.*f %%",
+			sum_hit_pct_decimals(100.0 * s->buffer_hit_ratio, 2),
+			100.0 * s->buffer_hit_ratio);
+	else
+		fprintf(f, "unknown");
+	fprintf(f, " (%s hits, %s blocks read",
+		count_str(r->blks_hit, a, sizeof(a)),
+		count_str(r->blks_read, b, sizeof(b)));
+	if (isfinite(s->blks_read_per_s))
+		fprintf(f, ", %.2f/s", s->blks_read_per_s);
+	fprintf(f,
+		")\n  checkpoints        %s timed, %s requested, %s "
+		"buffers written\n",
+		count_str(r->checkpoints_timed, a, sizeof(a)),
+		count_str(r->checkpoints_req, b, sizeof(b)),
+		count_str(r->buffers_checkpoint, c, sizeof(c)));
+	fprintf(f, "  transactions       %s committed, %s rolled back\n\n",
+		count_str(r->xact_commit, a, sizeof(a)),
+		count_str(r->xact_rollback, b, sizeof(b)));
+}
+
+static void text_checkpoints(const struct summary *s, FILE *f)
+{
+	size_t i;
+
+	if (!s->ckpts_known) {
+		fprintf(f, "Checkpoints: unknown (no usable "
+			   "sys/checkpoints.csv)\n\n");
+		return;
+	}
+	fprintf(f,
+		"Checkpoints (sys/checkpoints.csv): %zu in the run, %zu "
+		"overlapping the window\n",
+		s->ckpts.n, s->ckpts_in_window);
+	if (s->ckpts.n == 0) {
+		fputc('\n', f);
+		return;
+	}
+	fprintf(f, "  %10s %10s %8s  %-6s %s\n", "start s", "end s", "length",
+		"window", "kind");
+	for (i = 0; i < s->ckpts.n && i < SUM_TEXT_CKPTS; i++) {
+		const struct ckpt *c = &s->ckpts.items[i];
+
+		fprintf(f, "  %10.3f %10.3f %8.3f  %-6s %s\n", c->start_s,
+			c->end_s, c->end_s - c->start_s,
+			sum_ckpt_in_window(s, c) ? "yes" : "no", c->kind);
+	}
+	if (s->ckpts.n > SUM_TEXT_CKPTS)
+		fprintf(f, "  ... and %zu more (see summary.json)\n",
+			s->ckpts.n - SUM_TEXT_CKPTS);
+	fputc('\n', f);
 }
 
 int summary_write_text(const struct summary *s, FILE *f, struct err *err)
@@ -1192,6 +1422,8 @@ int summary_write_text(const struct summary *s, FILE *f, struct err *err)
 	text_checks(s, f);
 	text_cost(s, f);
 	text_run(s, f);
+	text_server(s, f);
+	text_checkpoints(s, f);
 	if (s->nnotes) {
 		fprintf(f, "Notes\n");
 		for (i = 0; i < s->nnotes; i++)

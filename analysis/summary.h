@@ -2,8 +2,9 @@
 /*
  * summary.h - the figures of one run over its measured window: NOTPM,
  * per-type counts and response times, the TPC-C checks (mix, 90th
- * percentile limits, input bounds), the steady-state verdict and the
- * cost, written as summary.json and summary.txt.
+ * percentile limits, input bounds), the steady-state verdict, the
+ * cost, the server's counters and checkpoints, and the warnings they
+ * give, written as summary.json and summary.txt.
  *
  * The rows of mix.csv are fed in two passes: summary_add() on every row
  * (counts and fine histograms per type), then, once the 90th percentiles
@@ -23,18 +24,21 @@
 
 #include <jansson.h>
 
+#include "analysis/checkpoints.h"
 #include "analysis/mixcsv.h"
 #include "src/err.h"
 #include "src/hist.h"
 #include "src/txn.h"
 
 #define SUM_FORMAT		 "oltpmark-summary/1"
-#define SUM_DIST_BUCKETS	 20	   /* RT distribution buckets (>= 20) */
-#define SUM_STEADY_INTERVAL_MS	 10000	   /* steady-state sample length */
-#define SUM_STEADY_LIMIT_PCT	 2.0	   /* largest fitted change allowed */
-#define SUM_STEADY_MIN_INTERVALS 3	   /* fewer: no verdict */
-#define SUM_NOTES_MAX		 16	   /* notes kept */
-#define SUM_NOTE_LEN		 256	   /* longest note */
+#define SUM_DIST_BUCKETS	 20    /* RT distribution buckets (>= 20) */
+#define SUM_STEADY_INTERVAL_MS	 10000 /* steady-state sample length */
+#define SUM_STEADY_LIMIT_PCT	 2.0   /* largest fitted change allowed */
+#define SUM_STEADY_MIN_INTERVALS 3     /* fewer: no verdict */
+#define SUM_NOTES_MAX		 16    /* notes kept */
+#define SUM_NOTE_LEN		 256   /* longest note or warning */
+#define SUM_WARNINGS_MAX	 8     /* warnings kept */
+#define SUM_CACHED_HIT_MIN	 0.99  /* lowest unwarned cached hit ratio */
 #define SUM_OPEN_END		 INT64_MAX /* window end: the last completion */
 
 /* The parts of run.json a summary uses; unknown: NAN, -1 or "". */
@@ -73,6 +77,15 @@ struct sum_run {
 	int64_t checkpoints;	       /* server checkpoints (timed and
 					  requested) in the measured
 					  interval, from server_stats */
+	int64_t blks_hit;	       /* server_stats: buffer hits */
+	int64_t blks_read;	       /* server_stats: blocks read in */
+	int64_t xact_commit;	       /* server_stats: commits */
+	int64_t xact_rollback;	       /* server_stats: rollbacks */
+	int64_t checkpoints_timed;     /* server_stats: by timeout */
+	int64_t checkpoints_req;       /* server_stats: requested (WAL
+					  volume, CHECKPOINT command) */
+	int64_t buffers_checkpoint;    /* server_stats: buffers written by
+					  checkpoints */
 	double cost_start_s;	       /* CPU cost window start */
 	double cost_end_s;	       /* CPU cost window end */
 	double client_cpu_s;	       /* oltpmark's CPU in that window */
@@ -82,11 +95,16 @@ struct sum_run {
 
 /* The parts of meta.json a summary uses. */
 struct sum_meta {
-	bool present;	      /* meta.json was read */
-	char label[128];      /* "6.18-base", "" if none */
-	char config[64];      /* "cached", "" if none */
-	int diagnostic;	      /* 1 diagnostic run, 0 not, -1 unknown */
-	double opt_ramp_up_s; /* options["ramp-up"], NAN if absent */
+	bool present;		/* meta.json was read */
+	char label[128];	/* "6.18-base", "" if none */
+	char config[64];	/* "cached", "" if none */
+	int diagnostic;		/* 1 diagnostic run (meta.json "diagnostic",
+				   options.diagnostic or notes.diagnostic
+				   true or "true"), 0 not, -1 unknown (no
+				   meta.json) */
+	int noncached_enforced; /* notes.noncached_enforced: 1, 0, -1
+				   unknown */
+	double opt_ramp_up_s;	/* options["ramp-up"], NAN if absent */
 };
 
 /* Figures of one transaction type over the window. */
@@ -169,6 +187,9 @@ struct summary {
 	size_t steady_n;	  /* entries used */
 	size_t steady_cap;	  /* entries allocated */
 	uint64_t cost_rows;	  /* rows inside run.json's cost window */
+	bool ckpts_known;	  /* checkpoints.csv was read and placed */
+	struct ckpt_list ckpts;	  /* its checkpoints that overlap the run,
+				     s since the start of the run */
 	/* computed by summary_finish(): */
 	double measured_s;	  /* window length */
 	double notpm;		  /* New-Orders (ok + rollback) per minute,
@@ -179,12 +200,21 @@ struct summary {
 	struct sum_check mix[TXN_NR]; /* share against TPC-C minimums */
 	struct sum_check rt[TXN_NR];  /* p90 against TPC-C limits */
 	int mix_ok, rt_ok, bounds_ok; /* 1, 0, -1 unknown */
+	size_t ckpts_in_window;	      /* checkpoints overlapping the window */
+	double buffer_hit_ratio;      /* blks_hit / (blks_hit + blks_read),
+					 NAN unknown */
+	double blks_read_per_s;	      /* blks_read over the cost window,
+					 NAN unknown */
 	const char *retries_scope;    /* what run.json's retries cover:
 					 "window" (its counts are the
 					 window's), "run" (the whole
 					 mix.csv's), NULL (unknown) */
 	char notes[SUM_NOTES_MAX][SUM_NOTE_LEN]; /* said in every output */
 	int nnotes;				 /* notes used */
+	char warnings[SUM_WARNINGS_MAX][SUM_NOTE_LEN]; /* doubts about the
+							  run's figures,
+							  shown first */
+	int nwarnings;				       /* warnings used */
 };
 
 /*
@@ -242,6 +272,31 @@ int summary_finish(struct summary *s, uint64_t truncated_lines,
 /* Add a note (printed in summary.txt, summary.json and report.html). */
 void summary_note(struct summary *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Add a warning: something that puts the run's figures or evidence in
+ * doubt (shown at the top of summary.txt and report.html, and in
+ * summary.json "warnings").
+ */
+void summary_warn(struct summary *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Hand the run's checkpoints to the summary, already on the run's clock
+ * (ckpt_place()); the summary takes the list over and *l is left empty.
+ * Without this call the checkpoints are unknown (null in summary.json).
+ */
+void summary_set_checkpoints(struct summary *s, struct ckpt_list *l);
+
+/*
+ * The decimals (at least min_decimals) that show a buffer hit ratio, in
+ * %, on the side of 99 % it is on: 98.996 % is printed as such, not as
+ * "99.0 %" beside a warning that it is under 99 %.
+ */
+int sum_hit_pct_decimals(double pct, int min_decimals);
+
+/* Whether a checkpoint overlaps the window [start_ms, end_ms). */
+bool sum_ckpt_in_window(const struct summary *s, const struct ckpt *c);
 
 /*
  * Fit the steady-state line to n per-interval NOTPM values (equal

@@ -242,3 +242,92 @@ chromium_dump() {
 		}
 	done
 }
+
+# top_before_heading FILE PATTERN: PATTERN is on a line of FILE before <h1>.
+top_before_heading() {
+	local file=$1 pattern=$2 line heading
+	line=$(grep -n -- "$pattern" "$file" | head -1 | cut -d: -f1)
+	heading=$(grep -n '<h1>' "$file" | cut -d: -f1)
+	if [ -z "$line" ] || [ "$line" -ge "$heading" ]; then
+		echo "'$pattern' is not above the first heading of $file"
+		return 1
+	fi
+}
+
+@test "checkpoints are listed and marked on the NOTPM plot" {
+	run --separate-stderr "$OLTPMARK" report "$RUN_DIR"
+	[ "$status" -eq 0 ]
+	# 1795986445.500 - 1795986380 (meta.json start_unix_s) = 65.5 s
+	[[ $output == *"3 in the run, 2 overlapping the window"* ]]
+	[[ $output == *"65.500     82.250   16.750  yes    wal"* ]]
+	grep -q '"checkpoints_in_window": 2' "$RUN_DIR/summary.json"
+	grep -q '<td>65.500</td><td>82.250</td>' "$RUN_DIR/report.html"
+	grep -q 'href="sys/checkpoints.csv"' "$RUN_DIR/report.html"
+	if have_gnuplot; then
+		# the band is clipped to the end of the axis (81 s)
+		grep -q "^set object 12 rectangle from 65.500, graph 0 to 81.000" \
+			"$RUN_DIR/plots/notpm.gp"
+		grep -q "^set label 12 'checkpoint wal' at 65.500" "$RUN_DIR/plots/notpm.gp"
+		grep -q 'server checkpoints in orange' "$RUN_DIR/report.html"
+		[ -s "$RUN_DIR/plots/notpm.svg" ]
+	fi
+}
+
+@test "no checkpoints.csv: unknown; a malformed one: a warning at the top" {
+	rm -f -- "$RUN_DIR/sys/checkpoints.csv"
+	run --separate-stderr "$OLTPMARK" report --no-plots "$RUN_DIR"
+	[ "$status" -eq 0 ]
+	grep -q '"checkpoints": null' "$RUN_DIR/summary.json"
+	[[ $output == *"Checkpoints: unknown"* ]]
+	printf 'start_epoch,end_epoch,kind\n1795986385.100,soon,time\n' \
+		>"$RUN_DIR/sys/checkpoints.csv"
+	OLTPMARK_GNUPLOT=/nonexistent/gnuplot run --separate-stderr \
+		"$OLTPMARK" report "$RUN_DIR"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[[ $output == *"WARNING: sys/checkpoints.csv: line 2: "* ]]
+	grep -q '"checkpoints": null' "$RUN_DIR/summary.json"
+	grep -q '"sys/checkpoints.csv: line 2: ' "$RUN_DIR/summary.json"
+	top_before_heading "$RUN_DIR/report.html" 'class="warn">Warning: sys/checkpoints.csv: line 2'
+}
+
+@test "a diagnostic run marked by the runner's note says so at the top" {
+	sed -i 's/"notes": {/"notes": {"diagnostic": "true", /' "$RUN_DIR/meta.json"
+	OLTPMARK_GNUPLOT=/nonexistent/gnuplot run --separate-stderr \
+		"$OLTPMARK" report "$RUN_DIR"
+	[ "$status" -eq 0 ]
+	[ "$(sed -n 2p <<<"$output")" = "*** diagnostic run: profiling/lock statistics were on; not scored ***" ]
+	grep -q '"diagnostic": true' "$RUN_DIR/summary.json"
+	top_before_heading "$RUN_DIR/report.html" 'class="diag">diagnostic run: profiling/lock statistics were on; not scored'
+}
+
+@test "a cached run that missed the cache is warned about at the top" {
+	# 100000 hits, 5264 reads: 95.0 %
+	sed -i 's/"blks_read": 12,/"blks_read": 5264,/' "$RUN_DIR/run.json"
+	OLTPMARK_GNUPLOT=/nonexistent/gnuplot run --separate-stderr \
+		"$OLTPMARK" report "$RUN_DIR"
+	[ "$status" -eq 0 ]
+	local want="cached run with buffer hit ratio 95.0 %: the database did not fit or was not pre-warmed"
+	[ "$(sed -n 2p <<<"$output")" = "WARNING: $want" ]
+	grep -qF "\"$want\"" "$RUN_DIR/summary.json"
+	grep -q '"buffer_hit_ratio": 0.94999' "$RUN_DIR/summary.json"
+	top_before_heading "$RUN_DIR/report.html" "class=\"warn\">Warning: $want"
+}
+
+@test "a non-cached run without its memory limit is warned about" {
+	sed -i 's/"config": "cached"/"config": "noncached"/; s/"notes": {/"notes": {"noncached_enforced": "false", /' \
+		"$RUN_DIR/meta.json"
+	OLTPMARK_GNUPLOT=/nonexistent/gnuplot run --separate-stderr \
+		"$OLTPMARK" report "$RUN_DIR"
+	[ "$status" -eq 0 ]
+	local want="non-cached run without a memory limit: reads may have come from the page cache"
+	[[ $output == *"WARNING: $want"* ]]
+	grep -qF "\"$want\"" "$RUN_DIR/summary.json"
+	top_before_heading "$RUN_DIR/report.html" "class=\"warn\">Warning: $want"
+	# enforced: no warning
+	sed -i 's/"noncached_enforced": "false"/"noncached_enforced": "true"/' "$RUN_DIR/meta.json"
+	run --separate-stderr "$OLTPMARK" report --no-plots "$RUN_DIR"
+	[ "$status" -eq 0 ]
+	[[ $output != *"WARNING"* ]]
+	grep -q '"warnings": \[\]' "$RUN_DIR/summary.json"
+}

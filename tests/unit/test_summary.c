@@ -5,7 +5,10 @@
  * summary.txt and timeseries.csv byte for byte; NOTPM on a hand-made run
  * whose answer is worked out below; window selection; the steady-state
  * verdict on synthetic trends; partial runs; the input bounds; the exact
- * response-time distribution; bad input refused with the right code.
+ * response-time distribution; bad input refused with the right code;
+ * sys/checkpoints.csv parsed and placed on the run's clock (times worked
+ * out by hand), missing or malformed; the diagnostic flag; the server
+ * counters and the warnings they give.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,6 +27,7 @@
 
 #include <jansson.h>
 
+#include "analysis/checkpoints.h"
 #include "analysis/report.h"
 #include "analysis/summary.h"
 
@@ -87,11 +91,16 @@ static char *make_dir(void)
 
 static void remove_dir(char *dir)
 {
-	static const char *const files[] = {
-		"mix.csv",	    "meta.json",       "run.json",
-		"summary.json",	    "summary.txt",     "timeseries.csv",
-		"summary.json.tmp", "summary.txt.tmp", "timeseries.csv.tmp",
-	};
+	static const char *const files[] = {"mix.csv",
+					    "meta.json",
+					    "run.json",
+					    "summary.json",
+					    "summary.txt",
+					    "timeseries.csv",
+					    "summary.json.tmp",
+					    "summary.txt.tmp",
+					    "timeseries.csv.tmp",
+					    "sys/checkpoints.csv"};
 	char path[PATH_MAX];
 	size_t i;
 
@@ -99,6 +108,8 @@ static void remove_dir(char *dir)
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
 		unlink(path);
 	}
+	snprintf(path, sizeof(path), "%s/sys", dir);
+	rmdir(path);
 	assert_int_equal(rmdir(dir), 0);
 	free(dir);
 }
@@ -168,7 +179,7 @@ static const char run_json_fmt[] =
 	"\"connections_lost\": 0, \"reconnects\": 0, "
 	"\"cost\": {\"window_start_s\": 10, \"window_end_s\": 130, "
 	"\"client_cpu_s\": 2.0, \"server_cpu_s\": null, "
-	"\"server_pid\": null}}\n";
+	"\"server_pid\": null}%s}\n";
 
 /* run.json's counts: matching hand_mix's window 10 .. 130 s ... */
 static const char counts_window[] =
@@ -193,16 +204,25 @@ static const char counts_other[] =
 	"\"new_order\": {\"ok\": 1, \"rollback\": 1, \"error\": 1, "
 	"\"retries\": 7}, \"payment\": {\"retries\": 2}";
 
-static void write_run_json_counts(const char *dir, bool partial, int ramp,
-				  int duration, double elapsed, int warehouses,
-				  const char *counts)
+/* run.json; extra is "" or more keys, starting with ", ". */
+static void write_run_json_extra(const char *dir, bool partial, int ramp,
+				 int duration, double elapsed, int warehouses,
+				 const char *counts, const char *extra)
 {
 	char text[4096];
 
 	snprintf(text, sizeof(text), run_json_fmt, partial ? "true" : "false",
 		 partial ? "interrupted" : "completed", ramp, duration, elapsed,
-		 warehouses, counts);
+		 warehouses, counts, extra);
 	write_file(dir, "run.json", text);
+}
+
+static void write_run_json_counts(const char *dir, bool partial, int ramp,
+				  int duration, double elapsed, int warehouses,
+				  const char *counts)
+{
+	write_run_json_extra(dir, partial, ramp, duration, elapsed, warehouses,
+			     counts, "");
 }
 
 static void write_run_json(const char *dir, bool partial, int ramp,
@@ -599,6 +619,415 @@ static void test_bad_input(void **state)
 	remove_dir(dir);
 }
 
+/* meta.json of the hand-made run: started at 1700000000.250 s. */
+static void write_meta(const char *dir, const char *config, const char *extra)
+{
+	char text[2048];
+
+	snprintf(text, sizeof(text),
+		 "{\"format\": \"oltpmark-meta/1\", \"label\": \"t\", "
+		 "\"config\": \"%s\", \"start\": \"2023-11-14T22:13:20Z\", "
+		 "\"start_unix_s\": 1700000000.25%s}\n",
+		 config, extra);
+	write_file(dir, "meta.json", text);
+}
+
+static void write_checkpoints(const char *dir, const char *text)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/sys", dir);
+	mkdir(path, 0755);
+	write_file(dir, "sys/checkpoints.csv", text);
+}
+
+/* Whether summary.txt holds text. */
+static bool text_has(const char *dir, const char *text)
+{
+	char path[PATH_MAX], *all;
+	bool found;
+
+	snprintf(path, sizeof(path), "%s/summary.txt", dir);
+	all = read_whole(path);
+	found = strstr(all, text) != NULL;
+	free(all);
+	return found;
+}
+
+/* Whether summary.json "warnings" has one that contains text. */
+static bool has_warning(const json_t *s, const char *text)
+{
+	const json_t *w = jget(s, "warnings"), *v;
+	size_t i;
+
+	json_array_foreach(w, i, v)
+	{
+		if (strstr(json_string_value(v), text))
+			return true;
+	}
+	return false;
+}
+
+/* The parser alone: rows, order, and what it refuses. */
+static void test_checkpoints_parse(void **state)
+{
+	static const struct {
+		const char *text; /* the file */
+		int rc;		  /* expected return */
+		size_t n;	  /* checkpoints read */
+		const char *msg;  /* part of the error */
+	} cases[] = {
+		{"", 0, 0, NULL},
+		{CKPT_HEADER "\n", 0, 0, NULL},
+		{CKPT_HEADER "\r\n10.5,12.25,time\r\n\n", 0, 1, NULL},
+		{CKPT_HEADER "\n20,21,wal\n10,11,time", 0, 2, NULL},
+		{"start,end,kind\n10,11,time\n", -EBADMSG, 0, "line 1"},
+		{"10,11,time\n", -EBADMSG, 0, "line 1"},
+		{CKPT_HEADER "\n10,11,time\n10;11;time\n", -EBADMSG, 0,
+		 "line 3"},
+		{CKPT_HEADER "\n10,11\n", -EBADMSG, 0, "line 2"},
+		{CKPT_HEADER "\nten,11,time\n", -EBADMSG, 0, "line 2"},
+		{CKPT_HEADER "\n10,11x,time\n", -EBADMSG, 0, "line 2"},
+		{CKPT_HEADER "\n-10,11,time\n", -EBADMSG, 0, "line 2"},
+		{CKPT_HEADER "\n12,11,time\n", -EBADMSG, 0, "ends before"},
+	};
+	struct ckpt_list l;
+	struct err err;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		err_clear(&err);
+		assert_int_equal(
+			ckpt_parse_text(cases[i].text, "x.csv", &l, &err),
+			cases[i].rc);
+		assert_int_equal(l.n, cases[i].n);
+		if (cases[i].msg) {
+			assert_non_null(strstr(err.msg, "x.csv"));
+			assert_non_null(strstr(err.msg, cases[i].msg));
+		}
+		ckpt_free(&l);
+	}
+	/* sorted by start; CR and the missing last newline dropped */
+	assert_int_equal(ckpt_parse_text(CKPT_HEADER "\n20,21,wal\r\n"
+						     "30,31,time\n"
+						     "10,11,immediate force "
+						     "wait",
+					 "x.csv", &l, &err),
+			 0);
+	assert_int_equal(l.n, 3);
+	assert_float_equal(l.items[0].start_s, 10, 0);
+	assert_string_equal(l.items[0].kind, "immediate force wait");
+	assert_string_equal(l.items[1].kind, "wal");
+	assert_string_equal(l.items[2].kind, "time");
+	/* placed on a run that started at 12.5 and ran 10 s: the first
+	   ended before it started, the last started after it ended, the
+	   second is in it */
+	ckpt_place(&l, 12.5, 10.0);
+	assert_int_equal(l.n, 1);
+	assert_float_equal(l.items[0].start_s, 7.5, 1e-9);
+	assert_float_equal(l.items[0].end_s, 8.5, 1e-9);
+	ckpt_free(&l);
+	/* a missing file */
+	assert_int_equal(ckpt_parse_file("/nonexistent/checkpoints.csv",
+					 "sys/checkpoints.csv", &l, &err),
+			 -ENOENT);
+	assert_int_equal(l.n, 0);
+}
+
+/*
+ * The hand-made run started at 1700000000.250 s (meta.json); its window
+ * is 10 .. 130 s, the run ends at 136 s (run.json's elapsed_s; the last
+ * row is at 135 s). The checkpoints, in file order:
+ *
+ *   1700000125.250 .. 140.000  wal    125.000 .. 139.750  in the window
+ *   1700000000.000 .. 005.500  imm.    -0.250 ..   5.250  run, not window
+ *   1700000030.750 .. 031.000  time    30.500 ..  30.750  in the window
+ *   1699999990.000 .. 000.000  time   -10.250 ..  -0.250  before: dropped
+ *   1700000200.000 .. 201.000  time   199.750 .. 200.750  after: dropped
+ *   1700000130.250 .. 131.000  time   130.000 .. 130.750  window end is
+ *                                                         exclusive: not
+ *   1700000008.250 .. 010.250  time     8.000 ..  10.000  ends at the
+ *                                                         window's first
+ *                                                         instant: in it
+ *
+ * So 5 in the run, sorted by start, 3 in the window.
+ */
+static const char hand_checkpoints[] =
+	CKPT_HEADER "\n"
+		    "1700000125.250,1700000140.000,wal\n"
+		    "1700000000.000,1700000005.500,immediate force wait\n"
+		    "1700000030.750,1700000031.000,time\n"
+		    "1699999990.000,1700000000.000,time\n"
+		    "1700000200.000,1700000201.000,time\n"
+		    "1700000130.250,1700000131.000,time\n"
+		    "1700000008.250,1700000010.250,time\n";
+
+static void test_checkpoints_report(void **state)
+{
+	static const struct {
+		double start_s, end_s; /* on the run's clock */
+		const char *kind;
+	} want[] = {
+		{-0.25, 5.25, "immediate force wait"},
+		{8.0, 10.0, "time"},
+		{30.5, 30.75, "time"},
+		{125.0, 139.75, "wal"},
+		{130.0, 130.75, "time"},
+	};
+	char *dir = make_dir();
+	const json_t *a, *e;
+	struct err err;
+	json_t *s;
+	size_t i;
+
+	(void)state;
+	write_file(dir, "mix.csv", hand_mix);
+	write_run_json_counts(dir, false, 10, 120, 136.0, 2, counts_window);
+	write_meta(dir, "cached", "");
+	/* no sys/checkpoints.csv: unknown */
+	assert_int_equal(summarize(dir, -1, -1, &err), 0);
+	s = load_summary(dir);
+	assert_true(json_is_null(jget(s, "checkpoints")));
+	assert_true(json_is_null(jget(s, "checkpoints_in_window")));
+	assert_int_equal(json_array_size(jget(s, "warnings")), 0);
+	assert_true(text_has(dir, "Checkpoints: unknown"));
+	json_decref(s);
+	/* the hand-computed ones */
+	write_checkpoints(dir, hand_checkpoints);
+	assert_int_equal(summarize(dir, -1, -1, &err), 0);
+	s = load_summary(dir);
+	a = jget(s, "checkpoints");
+	assert_int_equal(json_array_size(a), 5);
+	for (i = 0; i < 5; i++) {
+		e = json_array_get(a, i);
+		assert_float_equal(jpath(e, "start_s"), want[i].start_s, 1e-9);
+		assert_float_equal(jpath(e, "end_s"), want[i].end_s, 1e-9);
+		assert_string_equal(json_string_value(jget(e, "kind")),
+				    want[i].kind);
+	}
+	assert_float_equal(jpath(s, "checkpoints_in_window"), 3, 0);
+	assert_true(text_has(dir, "5 in the run, 3 overlapping the window"));
+	assert_true(text_has(dir, "   125.000    139.750   14.750  yes    "
+				  "wal"));
+	assert_true(text_has(dir, "   130.000    130.750    0.750  no     "
+				  "time"));
+	json_decref(s);
+	/* a narrower window counts fewer: 20 .. 80 s holds 30.5 only */
+	assert_int_equal(summarize(dir, 20, 80, &err), 0);
+	s = load_summary(dir);
+	assert_int_equal(json_array_size(jget(s, "checkpoints")), 5);
+	assert_float_equal(jpath(s, "checkpoints_in_window"), 1, 0);
+	json_decref(s);
+	/* present and empty: none, and known */
+	write_checkpoints(dir, "");
+	assert_int_equal(summarize(dir, -1, -1, &err), 0);
+	s = load_summary(dir);
+	assert_true(json_is_array(jget(s, "checkpoints")));
+	assert_int_equal(json_array_size(jget(s, "checkpoints")), 0);
+	assert_float_equal(jpath(s, "checkpoints_in_window"), 0, 0);
+	json_decref(s);
+	/* malformed: a warning, not a failure, and unknown */
+	write_checkpoints(dir,
+			  CKPT_HEADER "\n"
+				      "1700000030.750,1700000031.000,time\n"
+				      "17000000x,1700000031.000,time\n");
+	assert_int_equal(summarize(dir, -1, -1, &err), 0);
+	s = load_summary(dir);
+	assert_true(json_is_null(jget(s, "checkpoints")));
+	assert_true(json_is_null(jget(s, "checkpoints_in_window")));
+	assert_true(has_warning(s, "sys/checkpoints.csv: line 3: "));
+	assert_true(text_has(dir, "WARNING: sys/checkpoints.csv: line 3"));
+	/* the message does not name the temporary directory */
+	assert_false(has_warning(s, dir));
+	json_decref(s);
+	/* a meta.json without a start time: the file cannot be placed */
+	write_checkpoints(dir, hand_checkpoints);
+	write_file(dir, "meta.json",
+		   "{\"format\": \"oltpmark-meta/1\", \"config\": \"x\"}\n");
+	assert_int_equal(summarize(dir, -1, -1, &err), 0);
+	s = load_summary(dir);
+	assert_true(json_is_null(jget(s, "checkpoints")));
+	assert_true(text_has(dir, "meta.json has no start time"));
+	json_decref(s);
+	/* "start" only (whole seconds: 1700000000, 0.25 s before
+	   start_unix_s): every time moves 0.25 s later, so the checkpoint
+	   that ended at -0.250 s now ends at 0 and is kept, and a note says
+	   the times may be late */
+	write_file(dir, "meta.json",
+		   "{\"format\": \"oltpmark-meta/1\", \"config\": \"x\", "
+		   "\"start\": \"2023-11-14T22:13:20Z\"}\n");
+	assert_int_equal(summarize(dir, -1, -1, &err), 0);
+	s = load_summary(dir);
+	a = jget(s, "checkpoints");
+	assert_int_equal(json_array_size(a), 6);
+	assert_float_equal(jpath(json_array_get(a, 0), "end_s"), 0.0, 1e-9);
+	e = json_array_get(a, 4);
+	assert_float_equal(jpath(e, "start_s"), 125.25, 1e-9);
+	assert_string_equal(json_string_value(jget(e, "kind")), "wal");
+	assert_true(text_has(dir, "up to 1 s late"));
+	json_decref(s);
+	remove_dir(dir);
+}
+
+static void test_diagnostic(void **state)
+{
+	static const struct {
+		const char *meta; /* meta.json, NULL: none */
+		int want;	  /* 1, 0, -1 null */
+	} cases[] = {
+		/* run/oltpmark-run's note, a string */
+		{"{\"format\": \"oltpmark-meta/1\", \"notes\": "
+		 "{\"diagnostic\": \"true\"}}",
+		 1},
+		/* the note as `oltpmark run` stores it, a boolean, with the
+		   first-class flag that missed a string note */
+		{"{\"format\": \"oltpmark-meta/1\", \"diagnostic\": false, "
+		 "\"notes\": {\"diagnostic\": \"true\"}}",
+		 1},
+		{"{\"format\": \"oltpmark-meta/1\", \"diagnostic\": true}", 1},
+		{"{\"format\": \"oltpmark-meta/1\", \"options\": "
+		 "{\"diagnostic\": true}}",
+		 1},
+		{"{\"format\": \"oltpmark-meta/1\", \"notes\": "
+		 "{\"diagnostic\": \"false\"}}",
+		 0},
+		{"{\"format\": \"oltpmark-meta/1\", \"notes\": {}}", 0},
+		{NULL, -1},
+	};
+	char *dir = make_dir(), path[PATH_MAX];
+	struct err err;
+	json_t *s;
+	size_t i;
+
+	(void)state;
+	write_file(dir, "mix.csv", hand_mix);
+	write_run_json_counts(dir, false, 10, 120, 136.0, 2, counts_window);
+	snprintf(path, sizeof(path), "%s/meta.json", dir);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const json_t *d;
+
+		if (cases[i].meta)
+			write_file(dir, "meta.json", cases[i].meta);
+		else
+			unlink(path);
+		assert_int_equal(summarize(dir, -1, -1, &err), 0);
+		s = load_summary(dir);
+		d = jget(s, "diagnostic");
+		if (cases[i].want < 0)
+			assert_true(json_is_null(d));
+		else
+			assert_true(json_is_boolean(d) &&
+				    json_is_true(d) == cases[i].want);
+		assert_int_equal(text_has(dir, "diagnostic run: profiling/"
+					       "lock statistics were on; not "
+					       "scored"),
+				 cases[i].want == 1);
+		json_decref(s);
+	}
+	remove_dir(dir);
+}
+
+static void test_server_counters(void **state)
+{
+	static const char stats_fmt[] =
+		", \"server_stats\": {\"blks_hit\": %s, \"blks_read\": %s, "
+		"\"xact_commit\": 11, \"xact_rollback\": 1, "
+		"\"checkpoints_timed\": 2, \"checkpoints_req\": -1, "
+		"\"buffers_checkpoint\": null}";
+	static const struct {
+		const char *config;	/* meta.json config */
+		const char *notes;	/* meta.json notes, "" none */
+		const char *hit, *read; /* server_stats */
+		double ratio;		/* expected, NAN: null */
+		const char *warning;	/* expected, NULL: none */
+	} cases[] = {
+		{"cached", "", "95", "5", 0.95,
+		 "cached run with buffer hit ratio 95.0 %: the database did "
+		 "not fit or was not pre-warmed"},
+		/* exactly 99 %: fine */
+		{"cached", "", "99", "1", 0.99, NULL},
+		/* 98.996 % shows as such, not as "99.0 %" */
+		{"cached", "", "98996", "1004", 0.98996,
+		 "cached run with buffer hit ratio 98.996 %"},
+		/* a non-cached run is meant to miss */
+		{"noncached", ", \"notes\": {\"noncached_enforced\": \"true\"}",
+		 "50", "50", 0.5, NULL},
+		{"noncached",
+		 ", \"notes\": {\"noncached_enforced\": \"false\"}", "50", "50",
+		 0.5,
+		 "non-cached run without a memory limit: reads may have come "
+		 "from the page cache"},
+		/* as `oltpmark run` stores the note: a boolean */
+		{"noncached", ", \"notes\": {\"noncached_enforced\": false}",
+		 "50", "50", 0.5, "non-cached run without a memory limit"},
+		/* unknown counters: no ratio, no warning */
+		{"cached", "", "-1", "5", NAN, NULL},
+		{"cached", "", "0", "0", NAN, NULL},
+	};
+	char *dir = make_dir(), stats[512];
+	struct err err;
+	json_t *s;
+	size_t i;
+
+	(void)state;
+	write_file(dir, "mix.csv", hand_mix);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(stats, sizeof(stats), stats_fmt, cases[i].hit,
+			 cases[i].read);
+		write_run_json_extra(dir, false, 10, 120, 136.0, 2,
+				     counts_window, stats);
+		write_meta(dir, cases[i].config, cases[i].notes);
+		assert_int_equal(summarize(dir, -1, -1, &err), 0);
+		s = load_summary(dir);
+		if (isnan(cases[i].ratio))
+			assert_true(json_is_null(
+				jget(s, "server.buffer_hit_ratio")));
+		else
+			assert_float_equal(jpath(s, "server.buffer_hit_ratio"),
+					   cases[i].ratio, 1e-9);
+		if (cases[i].warning) {
+			char line[300];
+
+			assert_int_equal(json_array_size(jget(s, "warnings")),
+					 1);
+			assert_true(has_warning(s, cases[i].warning));
+			snprintf(line, sizeof(line), "WARNING: %s",
+				 cases[i].warning);
+			assert_true(text_has(dir, line));
+		} else {
+			assert_int_equal(json_array_size(jget(s, "warnings")),
+					 0);
+			assert_false(text_has(dir, "WARNING"));
+		}
+		/* the counters as given; -1 and null are unknown */
+		assert_float_equal(jpath(s, "server.checkpoints_timed"), 2, 0);
+		assert_true(json_is_null(jget(s, "server.checkpoints_req")));
+		assert_true(json_is_null(jget(s, "server.buffers_checkpoint")));
+		assert_true(json_is_null(jget(s, "run.checkpoints")));
+		assert_float_equal(jpath(s, "server.xact_commit"), 11, 0);
+		json_decref(s);
+	}
+	/* blocks read per second over the 120-s cost window: 60 / 120 */
+	snprintf(stats, sizeof(stats), stats_fmt, "950", "60");
+	write_run_json_extra(dir, false, 10, 120, 136.0, 2, counts_window,
+			     stats);
+	assert_int_equal(summarize(dir, -1, -1, &err), 0);
+	s = load_summary(dir);
+	assert_float_equal(jpath(s, "server.blks_read_per_s"), 0.5, 1e-9);
+	assert_true(text_has(dir, "60 blocks read, 0.50/s"));
+	json_decref(s);
+	/* no server_stats at all: every figure unknown */
+	write_run_json_counts(dir, false, 10, 120, 136.0, 2, counts_window);
+	assert_int_equal(summarize(dir, -1, -1, &err), 0);
+	s = load_summary(dir);
+	assert_true(json_is_null(jget(s, "server.buffer_hit_ratio")));
+	assert_true(json_is_null(jget(s, "server.blks_read_per_s")));
+	assert_true(json_is_null(jget(s, "server.checkpoints_timed")));
+	json_decref(s);
+	remove_dir(dir);
+}
+
 static void compare_with_expected(const char *dir, const char *name)
 {
 	char got_path[PATH_MAX], want_path[PATH_MAX];
@@ -624,7 +1053,7 @@ static void compare_with_expected(const char *dir, const char *name)
 
 static void test_golden(void **state)
 {
-	char *dir = make_dir();
+	char *dir = make_dir(), sys[PATH_MAX];
 	struct err err;
 	int rc;
 
@@ -632,6 +1061,10 @@ static void test_golden(void **state)
 	copy_file(golden("run-basic/mix.csv"), dir, "mix.csv");
 	copy_file(golden("run-basic/meta.json"), dir, "meta.json");
 	copy_file(golden("run-basic/run.json"), dir, "run.json");
+	snprintf(sys, sizeof(sys), "%s/sys", dir);
+	assert_int_equal(mkdir(sys, 0755), 0);
+	copy_file(golden("run-basic/sys/checkpoints.csv"), dir,
+		  "sys/checkpoints.csv");
 	rc = summarize(dir, -1, -1, &err);
 	if (rc < 0)
 		fail_msg("report: %s", err.msg);
@@ -655,6 +1088,10 @@ int main(void)
 		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_distribution),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_checkpoints_parse),
+		cmocka_unit_test(test_checkpoints_report),
+		cmocka_unit_test(test_diagnostic),
+		cmocka_unit_test(test_server_counters),
 		cmocka_unit_test(test_golden),
 	};
 
