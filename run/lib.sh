@@ -151,7 +151,9 @@ om_prewarm() {
 
 # om_checkpoints LOG SINCE_EPOCH UNTIL_EPOCH: from a server log whose lines
 # start with "%m" timestamps (YYYY-MM-DD HH:MM:SS.mmm TZ), print CSV rows
-# "start_epoch,end_epoch,kind" of the checkpoints that started in the window.
+# "start_epoch,end_epoch,kind" of the checkpoints that overlap the window,
+# including one already running at its start; one still running at its end
+# is cut there and its kind says "unfinished".
 om_checkpoints() {
 	local log=$1 since=$2 until=$3
 	[ -r "$log" ] || return 0
@@ -163,16 +165,22 @@ om_checkpoints() {
 		return e + 0
 	}
 	/LOG:  checkpoint starting:/ {
-		s = epoch($1, $2, $3)
+		start = epoch($1, $2, $3)
 		kind = $0
 		sub(/.*checkpoint starting: /, "", kind)
 		gsub(/,/, " ", kind)
-		next_start = s
-		next_kind = kind
+		pending = 1
 	}
 	/LOG:  checkpoint complete:/ {
-		if (next_start != "" && next_start >= since && next_start <= until)
-			printf "%.3f,%.3f,%s\n", next_start, epoch($1, $2, $3), next_kind
-		next_start = ""
+		if (pending) {
+			end = epoch($1, $2, $3)
+			if (start <= until && end >= since)
+				printf "%.3f,%.3f,%s\n", start, end, kind
+		}
+		pending = 0
+	}
+	END {
+		if (pending && start <= until)
+			printf "%.3f,%.3f,%s unfinished\n", start, until, kind
 	}' "$log"
 }

@@ -146,3 +146,28 @@ EOF
 	[ -z "$output" ]
 	! ls -d /sys/fs/cgroup/memory/*/*/oltpmark-*-noncached /sys/fs/cgroup/*/oltpmark-*-noncached 2>/dev/null
 }
+
+@test "checkpoints overlapping the run are taken from the server log" {
+	. "$REPO/run/lib.sh"
+	local log=$EXP_DIR/ck.log s e
+	cat >"$log" <<'LOG'
+2026-11-29 22:00:00.000 UTC [1] LOG:  checkpoint starting: time
+2026-11-29 22:00:10.500 UTC [1] LOG:  checkpoint complete: wrote 3 buffers
+2026-11-29 21:59:00.000 UTC [1] LOG:  unrelated line
+2026-11-29 22:01:00.000 UTC [1] LOG:  checkpoint starting: immediate force wait
+2026-11-29 22:01:01.000 UTC [1] LOG:  checkpoint complete: wrote 3 buffers
+2026-11-29 22:02:00.000 UTC [1] LOG:  checkpoint starting: wal
+LOG
+	s=$(date -u -d "2026-11-29 22:00:05" +%s)
+	e=$(date -u -d "2026-11-29 22:02:30" +%s)
+	run om_checkpoints "$log" "$s.2" "$e.0"
+	[ "$status" -eq 0 ]
+	# the first was running at the start, the last is cut at the end
+	[ "${lines[0]}" = "$((s - 5)).000,$((s + 5)).500,time" ]
+	[ "${lines[1]}" = "$((s + 55)).000,$((s + 56)).000,immediate force wait" ]
+	[ "${lines[2]}" = "$((s + 115)).000,$e.000,wal unfinished" ]
+	[ "${#lines[@]}" -eq 3 ]
+	# a window after all of them holds none
+	run om_checkpoints "$log" "$((e + 100))" "$((e + 200))"
+	[ -z "$output" ]
+}
