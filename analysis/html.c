@@ -584,12 +584,19 @@ static void section_checks(struct html_ctx *c)
 		td_num(f, b->value, 2);
 		td_num(f, b->min, 2);
 		td_num(f, b->max, 2);
-		td_verdict(f, b->within);
+		if (b->small_sample)
+			fprintf(f, "<td class=\"l\">not judged (sampling noise "
+				   "&plusmn;%.2f)</td>",
+				b->noise);
+		else
+			td_verdict(f, b->within);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n<p class=\"sub\">Percentages except lines per "
 	      "order. Skipped Deliveries are allowed up to 1 % or one "
-	      "Delivery, whichever is more.</p>\n",
+	      "Delivery, whichever is more. A value outside its bounds by no "
+	      "more than three standard errors of its sample is not judged: "
+	      "the bounds are meant for TPC-C's two-hour interval.</p>\n",
 	      f);
 }
 

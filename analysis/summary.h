@@ -151,6 +151,10 @@ struct sum_bound {
 	double min, max;   /* allowed range, inclusive */
 	bool applies;	   /* false: not applicable (one warehouse) */
 	int within;	   /* 1, 0, or -1 unknown / not applicable */
+	double noise;	   /* 3 standard errors of the value at this
+			      sample size, NAN if unknown */
+	bool small_sample; /* outside the bounds, but by no more than
+			      sampling noise: not judged (within = -1) */
 };
 
 /* A per-type check: mix share or 90th-percentile limit. */

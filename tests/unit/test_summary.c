@@ -525,6 +525,69 @@ static void test_bounds(void **state)
 	remove_dir(dir);
 }
 
+/*
+ * A short run can miss a bound by sampling noise alone: 16 rollbacks of
+ * 1,400 New-Orders (1.14 %) is within three standard errors (0.80 %) of
+ * 1 %, so it is not judged; 1,600 of 100,000 (1.6 %, noise 0.094 %) fails.
+ */
+static void test_bounds_sampling_noise(void **state)
+{
+	static const struct {
+		int new_orders, rollbacks;
+		int within; /* 1 ok, 0 failed, -1 null */
+		bool small;
+	} cases[] = {
+		{ 1400, 16, -1, true },
+		{ 100000, 1600, 0, false },
+		{ 100000, 1000, 1, false },
+		{ 1400, 60, 0, false }, /* 4.3 %: far beyond the noise */
+	};
+	char *dir = make_dir();
+	struct err err;
+	size_t i;
+
+	(void)state;
+	write_file(dir, "mix.csv", hand_mix);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char text[4096], *p;
+		const json_t *w;
+		json_t *s;
+
+		write_run_json(dir, false, 10, 120, 136.0, 1);
+		snprintf(text, sizeof(text), run_json_fmt, "false", "completed",
+			 10, 120, 136.0, 1, counts_other, "");
+		/* replace the fixed inputs with this case's */
+		p = strstr(text, "\"new_orders\": 1000, \"rollbacks_requested\": 10");
+		assert_non_null(p);
+		{
+			char rest[4096], repl[128];
+
+			snprintf(rest, sizeof(rest), "%s",
+				 p + strlen("\"new_orders\": 1000, "
+					    "\"rollbacks_requested\": 10"));
+			snprintf(repl, sizeof(repl),
+				 "\"new_orders\": %d, \"rollbacks_requested\": %d",
+				 cases[i].new_orders, cases[i].rollbacks);
+			snprintf(p, sizeof(text) - (size_t)(p - text), "%s%s",
+				 repl, rest);
+		}
+		write_file(dir, "run.json", text);
+		assert_int_equal(summarize(dir, -1, -1, &err), 0);
+		s = load_summary(dir);
+		w = jget(s, "input_bounds.checks.rollback_pct.within");
+		if (cases[i].within < 0)
+			assert_true(json_is_null(w));
+		else
+			assert_true(json_is_boolean(w) &&
+				    json_is_true(w) == (cases[i].within == 1));
+		assert_true(json_is_true(jget(
+				    s, "input_bounds.checks.rollback_pct.small_sample")) ==
+			    cases[i].small);
+		json_decref(s);
+	}
+	remove_dir(dir);
+}
+
 /* The distribution counts every row exactly once, by its bucket. */
 static void test_distribution(void **state)
 {
@@ -1086,6 +1149,7 @@ int main(void)
 		cmocka_unit_test(test_steady_fit),
 		cmocka_unit_test(test_partial),
 		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_bounds_sampling_noise),
 		cmocka_unit_test(test_distribution),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_checkpoints_parse),
