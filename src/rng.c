@@ -47,7 +47,8 @@ uint64_t rng_next(struct rng *rng)
 
 int64_t rng_range(struct rng *rng, int64_t lo, int64_t hi)
 {
-	uint64_t span = (uint64_t)(hi - lo) + 1;
+	/* unsigned arithmetic: hi - lo overflows int64 for wide ranges */
+	uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;
 	unsigned __int128 m;
 	uint64_t low;
 
@@ -64,7 +65,7 @@ int64_t rng_range(struct rng *rng, int64_t lo, int64_t hi)
 			low = (uint64_t)m;
 		}
 	}
-	return lo + (int64_t)(m >> 64);
+	return (int64_t)((uint64_t)lo + (uint64_t)(m >> 64));
 }
 
 double rng_unit_open(struct rng *rng)
