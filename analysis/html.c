@@ -585,8 +585,9 @@ static void section_checks(struct html_ctx *c)
 		td_num(f, b->min, 2);
 		td_num(f, b->max, 2);
 		if (b->small_sample)
-			fprintf(f, "<td class=\"l\">not judged (sampling noise "
-				   "&plusmn;%.2f)</td>",
+			fprintf(f,
+				"<td class=\"l\">not judged (sampling noise "
+				"&plusmn;%.2f)</td>",
 				b->noise);
 		else
 			td_verdict(f, b->within);

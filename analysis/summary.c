@@ -1328,9 +1328,8 @@ static void text_checks(const struct summary *s, FILE *f)
 			continue;
 		}
 		put_num(f, 7, 2, b->value);
-		fprintf(f, "%s  %5.2f .. %5.2f%s  %s",
-			b->percent ? " %" : "  ", b->min, b->max,
-			b->percent ? " %" : "  ",
+		fprintf(f, "%s  %5.2f .. %5.2f%s  %s", b->percent ? " %" : "  ",
+			b->min, b->max, b->percent ? " %" : "  ",
 			b->small_sample ? "not judged" : tri_word(b->within));
 		if (b->small_sample)
 			fprintf(f, " (sampling noise +-%.2f%s)", b->noise,

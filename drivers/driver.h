@@ -31,7 +31,7 @@ enum driver_tx_mode {
 struct driver_config {
 	const char *conninfo;	     /* libpq conninfo, NULL: PG* environment */
 	enum driver_tx_mode tx_mode; /* procedure or sql */
-	int max_retries;	     /* retries of 40001/40P01 per transaction */
+	int max_retries; /* retries of 40001/40P01 per transaction */
 };
 
 /* What the loader recorded in oltpmark_meta. */
@@ -49,13 +49,13 @@ struct driver_db_info {
  * the driver cannot tell.
  */
 struct driver_stats {
-	long long blks_hit;	    /* pg_stat_database: buffer hits */
-	long long blks_read;	    /* pg_stat_database: blocks read from the
+	long long blks_hit;	      /* pg_stat_database: buffer hits */
+	long long blks_read;	      /* pg_stat_database: blocks read from the
 				       kernel (page cache or device) */
-	long long xact_commit;	    /* pg_stat_database */
-	long long xact_rollback;    /* pg_stat_database */
-	long long checkpoints_timed; /* pg_stat_bgwriter (checkpointer) */
-	long long checkpoints_req;   /* requested (forced) checkpoints */
+	long long xact_commit;	      /* pg_stat_database */
+	long long xact_rollback;      /* pg_stat_database */
+	long long checkpoints_timed;  /* pg_stat_bgwriter (checkpointer) */
+	long long checkpoints_req;    /* requested (forced) checkpoints */
 	long long buffers_checkpoint; /* buffers written by checkpoints */
 };
 

@@ -15,7 +15,7 @@ static const struct driver_ops *const drivers[] = {
 	&driver_null,
 };
 
-const char *const driver_names[] = { "pgsql", "null", NULL };
+const char *const driver_names[] = {"pgsql", "null", NULL};
 
 const struct driver_ops *driver_find(const char *name)
 {

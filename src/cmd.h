@@ -9,7 +9,7 @@
 #define OLTPMARK_CMD_H
 
 #define EXIT_WORK_FAILED 1
-#define EXIT_BAD_USAGE 2
+#define EXIT_BAD_USAGE	 2
 
 int cmd_load(int argc, char **argv);	/* src/cmd_load.c */
 int cmd_check(int argc, char **argv);	/* src/cmd_check.c */

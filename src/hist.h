@@ -20,18 +20,18 @@
 
 #include <stdint.h>
 
-#define HIST_MAX_BITS 40 /* 2^40 us is 12.7 days: no response is longer */
+#define HIST_MAX_BITS	  40 /* 2^40 us is 12.7 days: no response is longer */
 #define HIST_BITS_DEFAULT 7
 
 /* One histogram; owns its bucket array (hist_free releases it). */
 struct hist {
-	int bits;		/* sub-bucket bits: precision 2^-bits */
-	int nbuckets;		/* length of counts */
-	uint64_t *counts;	/* per-bucket counts */
-	uint64_t total;		/* number of values recorded */
-	double sum;		/* exact sum, for the mean */
-	uint64_t min;		/* smallest value recorded (UINT64_MAX if none) */
-	uint64_t max;		/* largest value recorded (0 if none) */
+	int bits;	  /* sub-bucket bits: precision 2^-bits */
+	int nbuckets;	  /* length of counts */
+	uint64_t *counts; /* per-bucket counts */
+	uint64_t total;	  /* number of values recorded */
+	double sum;	  /* exact sum, for the mean */
+	uint64_t min;	  /* smallest value recorded (UINT64_MAX if none) */
+	uint64_t max;	  /* largest value recorded (0 if none) */
 };
 
 /* Allocate the buckets for precision bits (1..10). 0 or -ENOMEM. */

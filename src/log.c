@@ -16,10 +16,10 @@ static const struct {
 	const char *name;
 	enum log_category cat;
 } categories[] = {
-	{ "load", LOG_CAT_LOAD },
-	{ "driver", LOG_CAT_DRIVER },
-	{ "term", LOG_CAT_TERM },
-	{ "report", LOG_CAT_REPORT },
+	{"load", LOG_CAT_LOAD},
+	{"driver", LOG_CAT_DRIVER},
+	{"term", LOG_CAT_TERM},
+	{"report", LOG_CAT_REPORT},
 };
 
 int log_set_debug(const char *list)

@@ -14,21 +14,24 @@ static const struct {
 	int (*run)(int argc, char **argv);
 	const char *summary;
 } commands[] = {
-	{ "load", cmd_load, "create the schema and load the TPC-C population" },
-	{ "check", cmd_check, "check the TPC-C consistency conditions" },
-	{ "run", cmd_run, "drive the workload and write a run directory" },
-	{ "report", cmd_report, "summary, time series, plots and report.html for a run" },
-	{ "compare", cmd_compare, "score runs against a baseline label" },
+	{"load", cmd_load, "create the schema and load the TPC-C population"},
+	{"check", cmd_check, "check the TPC-C consistency conditions"},
+	{"run", cmd_run, "drive the workload and write a run directory"},
+	{"report", cmd_report,
+	 "summary, time series, plots and report.html for a run"},
+	{"compare", cmd_compare, "score runs against a baseline label"},
 };
 
 static void usage(FILE *out)
 {
 	size_t i;
 
-	fprintf(out, "usage: oltpmark COMMAND [options]   (oltpmark COMMAND --help)\n\n"
-		     "commands:\n");
+	fprintf(out,
+		"usage: oltpmark COMMAND [options]   (oltpmark COMMAND --help)\n\n"
+		"commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+		fprintf(out, "  %-9s %s\n", commands[i].name,
+			commands[i].summary);
 	fprintf(out, "\n  --version  print the version\n");
 }
 

@@ -29,13 +29,15 @@ static int parse_value(const struct opt_def *o, const char *arg,
 		errno = 0;
 		v = strtol(arg, &end, 10);
 		if (errno || end == arg || *end != '\0')
-			return err_set(err, -EINVAL,
-				       "option --%s: '%s' is not a whole number",
-				       o->long_name, arg);
+			return err_set(
+				err, -EINVAL,
+				"option --%s: '%s' is not a whole number",
+				o->long_name, arg);
 		if (v < o->min || v > o->max)
-			return err_set(err, -EINVAL,
-				       "option --%s: %s is out of range %.0f..%.0f",
-				       o->long_name, arg, o->min, o->max);
+			return err_set(
+				err, -EINVAL,
+				"option --%s: %s is out of range %.0f..%.0f",
+				o->long_name, arg, o->min, o->max);
 		*(int *)o->value = (int)v;
 		return 0;
 	}
@@ -57,8 +59,8 @@ static int parse_value(const struct opt_def *o, const char *arg,
 	}
 	case OPT_STRING:
 		if (arg[0] == '\0')
-			return err_set(err, -EINVAL,
-				       "option --%s: empty value", o->long_name);
+			return err_set(err, -EINVAL, "option --%s: empty value",
+				       o->long_name);
 		*(const char **)o->value = arg;
 		return 0;
 	case OPT_CHOICE: {
@@ -69,15 +71,16 @@ static int parse_value(const struct opt_def *o, const char *arg,
 				*(int *)o->value = i;
 				return 0;
 			}
-		return err_set(err, -EINVAL,
-			       "option --%s: '%s' is not one of the choices (see --help)",
-			       o->long_name, arg);
+		return err_set(
+			err, -EINVAL,
+			"option --%s: '%s' is not one of the choices (see --help)",
+			o->long_name, arg);
 	}
 	case OPT_LIST: {
 		struct opt_list *list = o->value;
 
-		if (list->count >= (int)(sizeof(list->items) /
-					 sizeof(list->items[0])))
+		if (list->count >=
+		    (int)(sizeof(list->items) / sizeof(list->items[0])))
 			return err_set(err, -EINVAL,
 				       "option --%s: given too many times",
 				       o->long_name);
@@ -88,8 +91,8 @@ static int parse_value(const struct opt_def *o, const char *arg,
 	return -EINVAL;
 }
 
-int opt_parse(const struct opt_cmd *cmd, int argc, char **argv,
-	      int *first_arg, struct err *err)
+int opt_parse(const struct opt_cmd *cmd, int argc, char **argv, int *first_arg,
+	      struct err *err)
 {
 	struct option longopts[OPT_MAX + 2];
 	char shortopts[3 * OPT_MAX + 4];
@@ -103,8 +106,8 @@ int opt_parse(const struct opt_cmd *cmd, int argc, char **argv,
 		const struct opt_def *o = &cmd->opts[i];
 
 		longopts[i].name = o->long_name;
-		longopts[i].has_arg = o->kind == OPT_FLAG ? no_argument
-							  : required_argument;
+		longopts[i].has_arg =
+			o->kind == OPT_FLAG ? no_argument : required_argument;
 		longopts[i].flag = NULL;
 		longopts[i].val = 256 + i;
 		if (o->short_name) {
@@ -113,8 +116,8 @@ int opt_parse(const struct opt_cmd *cmd, int argc, char **argv,
 				shortopts[sp++] = ':';
 		}
 	}
-	longopts[i] = (struct option){ "help", no_argument, NULL, 'h' };
-	longopts[i + 1] = (struct option){ 0, 0, 0, 0 };
+	longopts[i] = (struct option){"help", no_argument, NULL, 'h'};
+	longopts[i + 1] = (struct option){0, 0, 0, 0};
 	shortopts[sp++] = 'h';
 	shortopts[sp] = '\0';
 
@@ -131,9 +134,10 @@ int opt_parse(const struct opt_cmd *cmd, int argc, char **argv,
 		}
 		if (c == '?') {
 			if (optopt)
-				return err_set(err, -EINVAL,
-					       "%s: unknown option '-%c' (see --help)",
-					       cmd->name, optopt);
+				return err_set(
+					err, -EINVAL,
+					"%s: unknown option '-%c' (see --help)",
+					cmd->name, optopt);
 			return err_set(err, -EINVAL,
 				       "%s: unknown option '%s' (see --help)",
 				       cmd->name, argv[optind - 1]);
@@ -157,7 +161,8 @@ int opt_parse(const struct opt_cmd *cmd, int argc, char **argv,
 	}
 	nargs = argc - optind;
 	if (nargs < cmd->min_args)
-		return err_set(err, -EINVAL, "%s: missing argument (usage: oltpmark %s %s)",
+		return err_set(err, -EINVAL,
+			       "%s: missing argument (usage: oltpmark %s %s)",
 			       cmd->name, cmd->name, cmd->synopsis);
 	if (cmd->max_args >= 0 && nargs > cmd->max_args)
 		return err_set(err, -EINVAL, "%s: unexpected argument '%s'",
@@ -182,8 +187,8 @@ void opt_print_help(const struct opt_cmd *cmd, FILE *out)
 				 o->arg_name ? " " : "",
 				 o->arg_name ? o->arg_name : "");
 		else
-			snprintf(left, sizeof(left), "    --%s%s%s", o->long_name,
-				 o->arg_name ? " " : "",
+			snprintf(left, sizeof(left), "    --%s%s%s",
+				 o->long_name, o->arg_name ? " " : "",
 				 o->arg_name ? o->arg_name : "");
 		fprintf(out, "  %-30s %s\n", left, o->help);
 	}
@@ -237,8 +242,8 @@ json_t *opt_to_json(const struct opt_cmd *cmd)
 
 			v = json_array();
 			for (k = 0; v && k < list->count; k++)
-				json_array_append_new(v,
-						      json_string(list->items[k]));
+				json_array_append_new(
+					v, json_string(list->items[k]));
 			break;
 		}
 		}

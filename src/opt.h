@@ -35,15 +35,15 @@ struct opt_list {
 
 /* One option of a subcommand. */
 struct opt_def {
-	const char *long_name;	     /* without the dashes: "warehouses" */
-	int short_name;		     /* 'w', or 0 for none */
-	enum opt_kind kind;	     /* type of *value */
-	void *value;		     /* where the parsed value goes */
-	const char *arg_name;	     /* "W" in "-w W" (NULL for flags) */
-	const char *help;	     /* one line for --help */
-	double min, max;	     /* bounds for OPT_INT / OPT_DOUBLE */
-	const char *const *choices;  /* OPT_CHOICE: NULL-terminated names */
-	bool secret;		     /* never print or record the value */
+	const char *long_name;	    /* without the dashes: "warehouses" */
+	int short_name;		    /* 'w', or 0 for none */
+	enum opt_kind kind;	    /* type of *value */
+	void *value;		    /* where the parsed value goes */
+	const char *arg_name;	    /* "W" in "-w W" (NULL for flags) */
+	const char *help;	    /* one line for --help */
+	double min, max;	    /* bounds for OPT_INT / OPT_DOUBLE */
+	const char *const *choices; /* OPT_CHOICE: NULL-terminated names */
+	bool secret;		    /* never print or record the value */
 };
 
 /* A subcommand: its name, synopsis, summary and options. */
@@ -67,8 +67,8 @@ enum opt_result {
  * *first_arg set to the index of the first positional argument, OPT_HELP,
  * or -EINVAL with err saying which option and value are wrong.
  */
-int opt_parse(const struct opt_cmd *cmd, int argc, char **argv,
-	      int *first_arg, struct err *err);
+int opt_parse(const struct opt_cmd *cmd, int argc, char **argv, int *first_arg,
+	      struct err *err);
 
 /* Print the --help text of cmd. */
 void opt_print_help(const struct opt_cmd *cmd, FILE *out);

@@ -7,10 +7,10 @@
 #ifndef OLTPMARK_SCHEMA_SQL_H
 #define OLTPMARK_SCHEMA_SQL_H
 
-extern const char schema_tables_sql[];    /* schema/tables.sql */
-extern const char schema_meta_sql[];      /* schema/meta.sql */
-extern const char schema_indexes_sql[];   /* schema/indexes.sql */
+extern const char schema_tables_sql[];	  /* schema/tables.sql */
+extern const char schema_meta_sql[];	  /* schema/meta.sql */
+extern const char schema_indexes_sql[];	  /* schema/indexes.sql */
 extern const char schema_functions_sql[]; /* schema/functions.sql */
-extern const char schema_checks_sql[];    /* schema/checks.sql */
+extern const char schema_checks_sql[];	  /* schema/checks.sql */
 
 #endif

@@ -14,8 +14,8 @@ static const char alnum[] =
 	"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 static const char *const syllables[10] = {
-	"BAR", "OUGHT", "ABLE", "PRI", "PRES",
-	"ESE", "ANTI",  "CALLY", "ATION", "EING",
+	"BAR", "OUGHT", "ABLE",	 "PRI",	  "PRES",
+	"ESE", "ANTI",	"CALLY", "ATION", "EING",
 };
 
 int tpcc_nurand(struct rng *rng, int a, int x, int y, int c)

@@ -14,17 +14,17 @@
 #include "src/rng.h"
 
 /* NURand's A for each field, and the ranges it is used on (clause 2.1.6). */
-#define TPCC_A_C_LAST 255
-#define TPCC_A_C_ID 1023
+#define TPCC_A_C_LAST  255
+#define TPCC_A_C_ID    1023
 #define TPCC_A_OL_I_ID 8191
 
-#define TPCC_ITEMS 100000
-#define TPCC_DISTRICTS_PER_W 10
-#define TPCC_CUSTOMERS_PER_D 3000
-#define TPCC_ORDERS_PER_D 3000
-#define TPCC_NEW_ORDERS_PER_D 900
+#define TPCC_ITEMS		    100000
+#define TPCC_DISTRICTS_PER_W	    10
+#define TPCC_CUSTOMERS_PER_D	    3000
+#define TPCC_ORDERS_PER_D	    3000
+#define TPCC_NEW_ORDERS_PER_D	    900
 #define TPCC_FIRST_UNDELIVERED_O_ID 2101
-#define TPCC_C_LAST_MAX 16 /* vt16, longest generated name is 15 */
+#define TPCC_C_LAST_MAX		    16 /* vt16, longest generated name is 15 */
 
 /* NURand(A, x, y) with constant c: (((rand(0,A) | rand(x,y)) + c) % (y-x+1)) + x. */
 int tpcc_nurand(struct rng *rng, int a, int x, int y, int c);

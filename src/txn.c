@@ -8,10 +8,8 @@
 #include <string.h>
 
 static const char *const type_names[TXN_NR] = {
-	[TXN_NEW_ORDER] = "new_order",
-	[TXN_PAYMENT] = "payment",
-	[TXN_ORDER_STATUS] = "order_status",
-	[TXN_DELIVERY] = "delivery",
+	[TXN_NEW_ORDER] = "new_order",	     [TXN_PAYMENT] = "payment",
+	[TXN_ORDER_STATUS] = "order_status", [TXN_DELIVERY] = "delivery",
 	[TXN_STOCK_LEVEL] = "stock_level",
 };
 

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define TXN_MAX_LINES 15 /* order lines per New-Order: rand[5..15] */
+#define TXN_MAX_LINES	15 /* order lines per New-Order: rand[5..15] */
 #define TXN_C_LAST_SIZE 17 /* vt16 and its NUL */
 
 /* Transaction types; the order is the one of mix.csv and the reports. */
@@ -36,28 +36,28 @@ enum txn_status {
 
 /* New-Order input (2.4.1). */
 struct txn_new_order {
-	int w_id;			    /* home warehouse */
-	int d_id;			    /* rand[1..10] */
-	int c_id;			    /* NURand(1023,1,3000) */
-	int ol_cnt;			    /* rand[5..15] */
-	int ol_i_id[TXN_MAX_LINES];	    /* NURand(8191,1,100000); the last
+	int w_id;			   /* home warehouse */
+	int d_id;			   /* rand[1..10] */
+	int c_id;			   /* NURand(1023,1,3000) */
+	int ol_cnt;			   /* rand[5..15] */
+	int ol_i_id[TXN_MAX_LINES];	   /* NURand(8191,1,100000); the last
 					       is unused when rollback */
 	int ol_supply_w_id[TXN_MAX_LINES]; /* home, or 1 % remote */
-	int ol_quantity[TXN_MAX_LINES];	    /* rand[1..10] */
-	bool rollback;			    /* rbk = 1: last item unused */
-	int remote_lines;		    /* lines with a remote supplier */
+	int ol_quantity[TXN_MAX_LINES];	   /* rand[1..10] */
+	bool rollback;			   /* rbk = 1: last item unused */
+	int remote_lines;		   /* lines with a remote supplier */
 };
 
 /* Payment input (2.5.1). */
 struct txn_payment {
-	int w_id;			/* paying warehouse (home) */
-	int d_id;			/* paying district */
-	int c_w_id;			/* customer's warehouse (15 % remote) */
-	int c_d_id;			/* customer's district */
-	int c_id;			/* customer id, 0 when by_name */
-	bool by_name;			/* 60 %: select by last name */
-	char c_last[TXN_C_LAST_SIZE];	/* last name when by_name */
-	int64_t h_amount_cents;		/* rand[1.00..5000.00] in cents */
+	int w_id;		      /* paying warehouse (home) */
+	int d_id;		      /* paying district */
+	int c_w_id;		      /* customer's warehouse (15 % remote) */
+	int c_d_id;		      /* customer's district */
+	int c_id;		      /* customer id, 0 when by_name */
+	bool by_name;		      /* 60 %: select by last name */
+	char c_last[TXN_C_LAST_SIZE]; /* last name when by_name */
+	int64_t h_amount_cents;	      /* rand[1.00..5000.00] in cents */
 };
 
 /* Order-Status input (2.6.1). */
@@ -100,10 +100,10 @@ struct txn_output {
 	int retries;		/* serialization/deadlock retries taken */
 	int o_id;		/* New-Order: the order id it got */
 	int delivered;		/* Delivery: districts delivered */
-	int skipped;		/* Delivery: districts with nothing to deliver */
-	int low_stock;		/* Stock-Level: the count */
-	char sqlstate[6];	/* SQLSTATE of an error, "" otherwise */
-	char message[160];	/* first line of the error, "" otherwise */
+	int skipped;	   /* Delivery: districts with nothing to deliver */
+	int low_stock;	   /* Stock-Level: the count */
+	char sqlstate[6];  /* SQLSTATE of an error, "" otherwise */
+	char message[160]; /* first line of the error, "" otherwise */
 };
 
 /* "new_order", "payment", ... as in mix.csv; NULL for bad values. */

@@ -4,9 +4,11 @@
 # and as a share of the server's CPU, in both transaction modes, with W
 # warehouses, C connections and no think time against a throwaway server
 # on this machine. The reference measured in the same run is pgbench's
-# built-in TPC-B-like script on the same server with the same number of
-# clients: its client CPU per transaction shows what a libpq client costs
-# here, whatever the machine's load. Prints figures, not pass/fail.
+# select-only script (one round trip per transaction, like procedure mode)
+# on the same server with the same number of clients, once with a thread
+# per connection (oltpmark's model) and once with one thread for all: its
+# client CPU per transaction is what a libpq round trip costs here,
+# whatever the machine's load. Prints figures, not pass/fail.
 #
 # Environment: BENCH_RUN_W (default 10), BENCH_RUN_C (default 4),
 # BENCH_RUN_S (measured seconds, default 30), OLTPMARK (default ./oltpmark).
@@ -65,21 +67,23 @@ print("%-12s %10.0f %14.1f %14.1f %12.4f" % (sys.argv[2], s["notpm"],
 PY
 done
 
-# pgbench: client CPU per transaction of a plain libpq client, same server.
+# pgbench -S: client CPU per round trip of a plain libpq client.
 pgbench -i -q -s 1 "$conninfo" >/dev/null 2>&1
-pg_out=$dir/pgbench.txt
 # bash's time keyword: user and system CPU of the command, no GNU time needed
 TIMEFORMAT='%U %S'
-{ time pgbench -n -M prepared -c "$C" -j "$C" -T "$S" "$conninfo" \
-	>"$pg_out" 2>&1; } 2>"$dir/pgbench.time" || true
-tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$pg_out" | head -n 1)
-if [[ -n $tps && -s $dir/pgbench.time ]]; then
-	read -r u sy <"$dir/pgbench.time"
-	awk -v u="$u" -v s="$sy" -v tps="$tps" -v t="$S" 'BEGIN {
-		printf "%-12s %10s %14.1f %14s %12s   (TPC-B-like, %.0f tps)\n",
-			"pgbench", "-", (u + s) * 1e6 / (tps * t), "-", "-", tps }'
-else
-	echo "pgbench: no figure (pgbench failed: see its output above)"
-	cat "$pg_out"
-fi
+for threads in "$C" 1; do
+	pg_out=$dir/pgbench-$threads.txt
+	{ time pgbench -n -S -M prepared -c "$C" -j "$threads" -T "$S" \
+		"$conninfo" >"$pg_out" 2>&1; } 2>"$dir/pgbench.time" || true
+	tps=$(sed -n 's/^tps = \([0-9.]*\).*/\1/p' "$pg_out" | head -n 1)
+	if [[ -n $tps ]]; then
+		read -r u sy <"$dir/pgbench.time"
+		awk -v u="$u" -v s="$sy" -v tps="$tps" -v t="$S" -v j="$threads" 'BEGIN {
+			printf "%-12s %10s %14.1f %14s %12s   (select-only, %.0f tps)\n",
+				"pgbench -j" j, "-", (u + s) * 1e6 / (tps * t), "-", "-", tps }'
+	else
+		echo "pgbench -j $threads: no figure; its output:"
+		cat "$pg_out"
+	fi
+done
 echo "targets: procedure <= 20 us and <= 0.02 of the server; sql <= 80 us"

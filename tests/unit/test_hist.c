@@ -50,7 +50,7 @@ static void test_percentiles_match_sorted(void **state)
 {
 	enum { N = 50001 };
 	static uint64_t values[N];
-	static const double ps[] = { 50, 90, 95, 99, 99.9 };
+	static const double ps[] = {50, 90, 95, 99, 99.9};
 	struct hist h;
 	struct rng r;
 	size_t i;

@@ -537,10 +537,10 @@ static void test_bounds_sampling_noise(void **state)
 		int within; /* 1 ok, 0 failed, -1 null */
 		bool small;
 	} cases[] = {
-		{ 1400, 16, -1, true },
-		{ 100000, 1600, 0, false },
-		{ 100000, 1000, 1, false },
-		{ 1400, 60, 0, false }, /* 4.3 %: far beyond the noise */
+		{1400, 16, -1, true},
+		{100000, 1600, 0, false},
+		{100000, 1000, 1, false},
+		{1400, 60, 0, false}, /* 4.3 %: far beyond the noise */
 	};
 	char *dir = make_dir();
 	struct err err;
@@ -557,7 +557,8 @@ static void test_bounds_sampling_noise(void **state)
 		snprintf(text, sizeof(text), run_json_fmt, "false", "completed",
 			 10, 120, 136.0, 1, counts_other, "");
 		/* replace the fixed inputs with this case's */
-		p = strstr(text, "\"new_orders\": 1000, \"rollbacks_requested\": 10");
+		p = strstr(text,
+			   "\"new_orders\": 1000, \"rollbacks_requested\": 10");
 		assert_non_null(p);
 		{
 			char rest[4096], repl[128];
@@ -565,9 +566,10 @@ static void test_bounds_sampling_noise(void **state)
 			snprintf(rest, sizeof(rest), "%s",
 				 p + strlen("\"new_orders\": 1000, "
 					    "\"rollbacks_requested\": 10"));
-			snprintf(repl, sizeof(repl),
-				 "\"new_orders\": %d, \"rollbacks_requested\": %d",
-				 cases[i].new_orders, cases[i].rollbacks);
+			snprintf(
+				repl, sizeof(repl),
+				"\"new_orders\": %d, \"rollbacks_requested\": %d",
+				cases[i].new_orders, cases[i].rollbacks);
 			snprintf(p, sizeof(text) - (size_t)(p - text), "%s%s",
 				 repl, rest);
 		}
@@ -580,9 +582,11 @@ static void test_bounds_sampling_noise(void **state)
 		else
 			assert_true(json_is_boolean(w) &&
 				    json_is_true(w) == (cases[i].within == 1));
-		assert_true(json_is_true(jget(
-				    s, "input_bounds.checks.rollback_pct.small_sample")) ==
-			    cases[i].small);
+		assert_true(
+			json_is_true(jget(
+				s,
+				"input_bounds.checks.rollback_pct.small_sample")) ==
+			cases[i].small);
 		json_decref(s);
 	}
 	remove_dir(dir);
