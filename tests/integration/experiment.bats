@@ -167,7 +167,7 @@ LOG
 	[ "${lines[1]}" = "$((s + 55)).000,$((s + 56)).000,immediate force wait" ]
 	[ "${lines[2]}" = "$((s + 115)).000,$e.000,wal unfinished" ]
 	[ "${#lines[@]}" -eq 3 ]
-	# a window after all of them holds none
-	run om_checkpoints "$log" "$((e + 100))" "$((e + 200))"
+	# a window before all of them holds none
+	run om_checkpoints "$log" "$((s - 1000))" "$((s - 100))"
 	[ -z "$output" ]
 }
