@@ -375,6 +375,28 @@ static int write_json(const char *dir, const char *name, json_t *obj,
 	return 0;
 }
 
+/*
+ * Buffer hit ratio of the measured interval (pg_stat_database deltas), or
+ * -1 when unknown: the cached configuration is only what it claims when
+ * this is close to 1.
+ */
+static double hit_ratio(const struct run_result *r)
+{
+	const struct driver_stats *d = &r->server_stats.d;
+
+	if (!r->server_stats.valid || d->blks_hit < 0 || d->blks_read < 0 ||
+	    d->blks_hit + d->blks_read == 0)
+		return -1;
+	return (double)d->blks_hit / (double)(d->blks_hit + d->blks_read);
+}
+
+static json_t *hit_ratio_json(const struct run_result *r)
+{
+	double ratio = hit_ratio(r);
+
+	return ratio < 0 ? json_null() : json_real(round(ratio * 1e6) / 1e6);
+}
+
 static int write_meta(const struct opt_cmd *cmd, const struct run_opts *o,
 		      struct run *run, struct err *err)
 {
@@ -417,6 +439,7 @@ static int write_meta(const struct opt_cmd *cmd, const struct run_opts *o,
 			    json_integer(db->c_load_c_last));
 	json_object_set_new(dbj, "loaded_by", json_string(db->version));
 	json_object_set_new(meta, "database", dbj);
+	json_object_set_new(meta, "buffer_hit_ratio", hit_ratio_json(r));
 	notes = notes_json(&o->notes);
 	/* a first-class flag too: diagnostic runs are never scored */
 	json_object_set_new(meta, "diagnostic",
@@ -639,6 +662,12 @@ int cmd_run(int argc, char **argv)
 	}
 	if (res->end == RUN_END_ERROR && res->error[0])
 		log_error("run: %s", res->error);
+	if (strcmp(o->config, "cached") == 0 && hit_ratio(res) >= 0 &&
+	    hit_ratio(res) < 0.99)
+		log_warn("run: cached configuration with a buffer hit ratio of "
+			 "%.2f %% in the measured interval: the database did "
+			 "not fit in shared buffers or was not pre-warmed",
+			 100 * hit_ratio(res));
 	for (t = 0; t < TXN_NR; t++)
 		errors += res->counts.txn[t][TXN_STATUS_ERROR];
 	log_info(
