@@ -121,6 +121,38 @@ om_cgroup_limit() {
 	fi
 }
 
+# om_cgroup_oom_kills "VERSION DIR": how many processes the kernel's OOM
+# killer took in the cgroup (v2 memory.events, v1 memory.oom_control on
+# kernels that count them); empty when the kernel does not say.
+om_cgroup_oom_kills() {
+	local version=${1%% *} dir=${1#* } file
+	file=$dir/memory.oom_control
+	[ "$version" = v2 ] && file=$dir/memory.events
+	awk '$1 == "oom_kill" { print $2 }' "$file" 2>/dev/null
+}
+
+# om_cgroup_report "VERSION DIR": the cgroup's memory figures, for sys/.
+om_cgroup_report() {
+	local version=${1%% *} dir=${1#* } f
+	echo "cgroup $version $dir"
+	for f in memory.max memory.limit_in_bytes memory.max_usage_in_bytes \
+		memory.peak memory.failcnt memory.events memory.oom_control; do
+		[ -r "$dir/$f" ] && sed "s|^|$f: |" "$dir/$f"
+	done
+	return 0
+}
+
+# om_server_ready CONNINFO SECONDS: wait until the server accepts
+# connections (it may be in crash recovery after an OOM kill).
+om_server_ready() {
+	local i
+	for ((i = 0; i < $2; i++)); do
+		om_psql "$1" "SELECT 1" >/dev/null 2>&1 && return 0
+		sleep 1
+	done
+	return 1
+}
+
 # om_cgroup_destroy "VERSION DIR": move any remaining tasks back to the
 # parent, then remove the cgroup.
 om_cgroup_destroy() {
