@@ -1635,6 +1635,7 @@ static json_t *json_excluded(const struct runset *rs, bool *oom)
 		[RUNSET_PARTIAL] = "partial",
 		[RUNSET_NOT_STEADY] = "not_steady",
 		[RUNSET_NO_METRIC] = "no_metric",
+		[RUNSET_CONNECTIONS_LOST] = "connections_lost",
 	};
 	json_t *arr = json_array();
 	size_t i;

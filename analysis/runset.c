@@ -330,6 +330,14 @@ static int read_run_json(struct runset *rs, struct runset_run *run)
 			sizeof(reason)) < 0)
 		return add_problem(&rs->remarks, &rs->nremarks, run->dir,
 				   "%s; ignored", reason);
+	/*
+	 * A run that reconnected completed, but what it measured includes a
+	 * server that went away (an OOM kill under the non-cached limit, a
+	 * crash): not a figure for the kernel.
+	 */
+	if (json_integer_value(json_object_get(root, "connections_lost")) > 0 &&
+	    run->exclusion == RUNSET_SCORED)
+		run->exclusion = RUNSET_CONNECTIONS_LOST;
 	if (json_is_true(json_object_get(root, "partial")) && !run->partial) {
 		run->partial = true;
 		if (run->exclusion == RUNSET_SCORED ||
@@ -641,6 +649,9 @@ const char *runset_exclusion_reason(enum runset_exclusion why)
 			"not in steady state (throughput drifted over the window)",
 		[RUNSET_NO_METRIC] =
 			"no positive value of the metric in summary.json",
+		[RUNSET_CONNECTIONS_LOST] =
+			"lost database connections (server crashed or restarted: "
+			"see run.json)",
 	};
 
 	if ((unsigned)why >= RUNSET_EXCLUSION_NR)

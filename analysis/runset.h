@@ -26,6 +26,7 @@ enum runset_exclusion {
 	RUNSET_PARTIAL,	    /* ended early (summary or run.json partial) */
 	RUNSET_NOT_STEADY,  /* throughput drifted over the window */
 	RUNSET_NO_METRIC,   /* the metric is missing or not positive */
+	RUNSET_CONNECTIONS_LOST, /* the server went away during the run */
 	RUNSET_EXCLUSION_NR /* number of values */
 };
 

@@ -34,6 +34,7 @@ enum run_kind {
 	RUN_FOREIGN,	/* summary.json with nothing but notpm */
 	RUN_TRUNCATED,	/* summary.json cut in half */
 	RUN_NO_SUMMARY, /* meta.json only */
+	RUN_LOST,	/* run.json: connections lost and regained */
 };
 
 static char root[64];
@@ -104,6 +105,10 @@ static void make_run(const char *label, const char *config, const char *name,
 		text[len / 2] = '\0';
 	}
 	write_text(dir, "summary.json", text);
+	if (kind == RUN_LOST)
+		write_text(dir, "run.json",
+			   "{\"format\": \"oltpmark-run/1\", \"partial\": false, "
+			   "\"connections_lost\": 4, \"reconnects\": 4}\n");
 }
 
 static int rm_entry(const char *path, const struct stat *st, int flag,
@@ -360,6 +365,7 @@ static void test_exclusions(void **state)
 	make_run("base", "cached", "run-5", 5, 100, RUN_TRUNCATED);
 	make_run("base", "cached", "run-6", 6, 100, RUN_NO_SUMMARY);
 	make_run("base", "cached", "run-7", 7, 0, RUN_PLAIN);
+	make_run("base", "cached", "run-8", 8, 100, RUN_LOST);
 	compute(&rs, &t, NULL, false);
 	for (i = 0; i < rs.nruns; i++)
 		n[rs.runs[i].exclusion]++;
@@ -368,6 +374,7 @@ static void test_exclusions(void **state)
 	assert_int_equal(n[RUNSET_NOT_STEADY], 1);
 	assert_int_equal(n[RUNSET_DIAGNOSTIC], 1);
 	assert_int_equal(n[RUNSET_NO_METRIC], 1); /* notpm 0 */
+	assert_int_equal(n[RUNSET_CONNECTIONS_LOST], 1);
 	assert_int_equal(rs.nbroken, 2);
 	for (i = 0; i < rs.nbroken; i++) {
 		truncated |= strstr(rs.broken[i].dir, "run-5") &&
@@ -384,7 +391,7 @@ static void test_exclusions(void **state)
 		}
 	c = cell(&t, "base", "cached");
 	assert_int_equal(c->n, 2);
-	assert_int_equal(c->n_excluded, 4);
+	assert_int_equal(c->n_excluded, 5);
 	assert_true(c->score == 100);
 	score_free(&t);
 	runset_free(&rs);
