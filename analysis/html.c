@@ -429,12 +429,13 @@ static void section_summary(struct html_ctx *c)
 	num(f, r->ramp_up_s, 3);
 	fputs(" s</td></tr>\n<tr><th>Steady state</th><td>", f);
 	verdict(f, s->steady.steady, "steady", "NOT steady");
-	if (s->steady.steady >= 0)
+	if (!isnan(s->steady.change_pct))
 		fprintf(f,
-			": fitted change %+.2f %% of the mean over %zu "
-			"intervals of 10 s (limit %.0f %%)",
-			s->steady.change_pct, s->steady.intervals,
-			SUM_STEADY_LIMIT_PCT);
+			": fitted change %+.2f &plusmn; %.2f %% of the mean "
+			"over %zu intervals of 10 s (limit %.0f %%%s)",
+			s->steady.change_pct, s->steady.change_ci_pct,
+			s->steady.intervals, SUM_STEADY_LIMIT_PCT,
+			s->steady.steady < 0 ? "; too noisy to tell" : "");
 	else
 		fprintf(f, " (%zu complete 10-s intervals)",
 			s->steady.intervals);

@@ -9,6 +9,7 @@
  * tests compare the file exactly.
  */
 #include "analysis/summary.h"
+#include "analysis/stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -466,14 +467,25 @@ bool sum_ckpt_in_window(const struct summary *s, const struct ckpt *c)
 
 /* ---- results ---- */
 
+/*
+ * Steady state (methodology.md): fit a least-squares line through the
+ * per-10-s NOTPM and express its change across the window as a % of the
+ * mean. Within 2 %: steady. Beyond 2 %, the verdict "not steady" needs the
+ * drift to be real, not noise: the 95 % interval of the change (Student t
+ * on the slope, from the residuals) must lie beyond 2 % as a whole. A
+ * 30-s window has 3 points and one degree of freedom, so noise of a few
+ * % gives fitted changes of several % by chance; without this a short
+ * run is "not steady" whatever the system does. Too noisy to tell: -1.
+ */
 void sum_steady_fit(const double *notpm, size_t n, struct sum_steady *out)
 {
-	double xm, ym = 0, sxy = 0, sxx = 0, b;
+	double xm, ym = 0, sxy = 0, sxx = 0, b, sse = 0, se_b;
 	size_t k;
 
 	memset(out, 0, sizeof(*out));
 	out->intervals = n;
 	out->change_pct = NAN;
+	out->change_ci_pct = NAN;
 	out->slope_per_min = NAN;
 	out->mean_notpm = NAN;
 	out->steady = -1;
@@ -497,7 +509,21 @@ void sum_steady_fit(const double *notpm, size_t n, struct sum_steady *out)
 	/* the fitted line from the start of the first interval to the end
 	   of the last: n intervals long */
 	out->change_pct = 100.0 * b * (double)n / ym;
-	out->steady = fabs(out->change_pct) <= SUM_STEADY_LIMIT_PCT;
+	for (k = 0; k < n; k++) {
+		double fit = ym + b * ((double)k - xm);
+
+		sse += (notpm[k] - fit) * (notpm[k] - fit);
+	}
+	se_b = sqrt(sse / (double)(n - 2) / sxx);
+	out->change_ci_pct = 100.0 * stats_t_quantile(0.975, (double)(n - 2)) *
+			     se_b * (double)n / ym;
+	if (fabs(out->change_pct) <= SUM_STEADY_LIMIT_PCT)
+		out->steady = 1;
+	else if (fabs(out->change_pct) - out->change_ci_pct >
+		 SUM_STEADY_LIMIT_PCT)
+		out->steady = 0;
+	else
+		out->steady = -1;
 }
 
 static void set_bound(struct sum_bound *b, const char *key, const char *label,
@@ -827,7 +853,15 @@ int summary_finish(struct summary *s, uint64_t truncated_lines, struct err *err)
 		summary_note(s, "the window differs from the run's measured "
 				"interval; the input bounds and cost are still "
 				"run.json's");
-	if (s->steady.steady < 0)
+	if (s->steady.steady < 0 && !isnan(s->steady.change_ci_pct))
+		summary_note(s,
+			     "steady state unknown: the fitted change of "
+			     "%+.2f %% is beyond %.0f %%, but its 95 %% "
+			     "interval (+-%.2f %%) says noise could explain it; "
+			     "a longer window tells",
+			     s->steady.change_pct, SUM_STEADY_LIMIT_PCT,
+			     s->steady.change_ci_pct);
+	else if (s->steady.steady < 0)
 		summary_note(s,
 			     "steady state unknown: %zu complete 10-s "
 			     "intervals (needs %d) or no New-Order",
@@ -1083,6 +1117,8 @@ json_t *summary_to_json(const struct summary *s)
 	json_object_set_new(st, "slope_notpm_per_min",
 			    jreal(s->steady.slope_per_min, 3));
 	json_object_set_new(st, "change_pct", jreal(s->steady.change_pct, 3));
+	json_object_set_new(st, "change_ci_pct",
+			    jreal(s->steady.change_ci_pct, 3));
 	json_object_set_new(st, "limit_pct", jreal(SUM_STEADY_LIMIT_PCT, 2));
 	json_object_set_new(o, "steady_state", st);
 	cost = json_object();
@@ -1211,13 +1247,16 @@ static void text_header(const struct summary *s, FILE *f)
 	put_num(f, 12, 2, s->tpm_total);
 	fprintf(f, "   all types, committed or rolled back\n");
 	fprintf(f, "  steady state  ");
-	if (s->steady.steady < 0)
+	if (s->steady.steady < 0 && isnan(s->steady.change_pct))
 		fprintf(f, "unknown");
 	else
 		fprintf(f,
-			"%s: fitted change %+.2f %% over %zu x 10 s "
+			"%s: fitted change %+.2f +- %.2f %% over %zu x 10 s "
 			"(limit %.0f %%)",
-			s->steady.steady ? "yes" : "NO", s->steady.change_pct,
+			s->steady.steady > 0	? "yes"
+			: s->steady.steady == 0 ? "NO"
+						: "unknown (too noisy to tell)",
+			s->steady.change_pct, s->steady.change_ci_pct,
 			s->steady.intervals, SUM_STEADY_LIMIT_PCT);
 	fputs("\n\n", f);
 }

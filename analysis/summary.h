@@ -127,7 +127,10 @@ struct sum_steady {
 	double slope_per_min; /* fitted NOTPM change per minute */
 	double change_pct;    /* fitted change across the intervals, % of
 				   the mean; NAN without a verdict */
-	int steady;	      /* 1 steady, 0 not, -1 unknown */
+	double change_ci_pct; /* half-width of its 95 % interval (from the
+				 residuals), NAN without one */
+	int steady;	      /* 1 steady, 0 not, -1 unknown (too few
+				 intervals, or too noisy to tell) */
 };
 
 /* The input bounds of TPC-C 5.5.1.5-6. */

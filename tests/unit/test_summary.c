@@ -433,6 +433,26 @@ static void test_steady_fit(void **state)
 		v[k] = 500 + (k % 2 ? 3 : -3);
 	sum_steady_fit(v, 40, &st);
 	assert_int_equal(st.steady, 1);
+	/* three noisy points: fitted +4.3 %, but with one degree of freedom
+	   the 95 % interval is +-138 %: too noisy to tell, not "not steady"
+	   (residuals -21.67, 43.33, -21.67; SE of the slope 37.53) */
+	v[0] = 1000;
+	v[1] = 1080;
+	v[2] = 1030;
+	sum_steady_fit(v, 3, &st);
+	assert_int_equal(st.steady, -1);
+	assert_float_equal(st.change_pct, 100.0 * 15 * 3 / (3110.0 / 3), 1e-9);
+	assert_float_equal(st.change_ci_pct,
+			   100.0 * 12.7062047 * sqrt(2816.6666667 / 2) * 3 /
+				   (3110.0 / 3),
+			   0.01);
+	/* the same +5 % without noise is a drift, even on three points */
+	v[0] = 1000;
+	v[1] = 1025;
+	v[2] = 1050;
+	sum_steady_fit(v, 3, &st);
+	assert_int_equal(st.steady, 0);
+	assert_float_equal(st.change_ci_pct, 0, 1e-9);
 	/* no New-Orders at all: no verdict rather than a division by 0 */
 	memset(v, 0, sizeof(v));
 	sum_steady_fit(v, 40, &st);
