@@ -54,13 +54,14 @@ struct load_copy_job {
 };
 
 /*
- * In one transaction: TRUNCATE the table, COPY it FROM STDIN with FREEZE,
- * generating the rows of every warehouse into a 256 KiB buffer, and
- * COMMIT. TRUNCATE gives the table a new file in this transaction, which
- * is what lets FREEZE write the rows already frozen and, with
- * wal_level=minimal, lets the server skip WAL for them. Returns 0, -EINTR
- * when *failed was set (the COPY is aborted and rolled back), or
- * -EIO/-ENOMEM with err set. Thread-safe with one connection per thread.
+ * In one transaction: TRUNCATE the table, COPY it FROM STDIN with FREEZE
+ * in job->params->format (binary, or text), generating the rows of every
+ * warehouse into a 256 KiB buffer, and COMMIT. TRUNCATE gives the table a
+ * new file in this transaction, which is what lets FREEZE write the rows
+ * already frozen and, with wal_level=minimal, lets the server skip WAL
+ * for them. Returns 0, -EINTR when *failed was set (the COPY is aborted
+ * and rolled back), or -EIO/-ENOMEM/-EINVAL with err set. Thread-safe
+ * with one connection per thread.
  */
 int load_copy_table(PGconn *conn, const struct load_copy_job *job,
 		    struct err *err);

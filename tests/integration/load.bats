@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Tests of `oltpmark load` and `oltpmark check` against a throwaway server:
-# W=1 and W=2 populations with exact row counts, all twelve conditions
-# passing, corruptions caught and named, refusal of a second load without
-# --drop, interrupted loads refused by check, reproducibility from --seed,
-# and bad options (one line, exit 2).
+# W=1 and W=2 populations with exact row counts, the same rows from binary
+# and text COPY, all twelve conditions passing, corruptions caught and
+# named, refusal of a second load without --drop, interrupted loads
+# refused by check, reproducibility from --seed, and bad options (one
+# line, exit 2).
 #
 # setup_file loads database w1 (W=1, seed 42) and w2 (W=2) once; tests that
 # change data work on a copy (CREATE DATABASE ... TEMPLATE w1).
@@ -162,6 +163,65 @@ stock|200000" ]
 		     SELECT ol_delivery_d FROM order_line
 		      WHERE ol_delivery_d IS NOT NULL) x"
 	[ "$output" = 1 ]
+}
+
+# table_sums DB: "table|md5" of every row as text (the date columns, which
+# hold the load's start, as NOW), one table a line, then "dates|N": how
+# many date values are not the load's start, truncated to the second.
+table_sums() {
+	local sql="" t order now
+
+	now="(SELECT c_since::text FROM customer LIMIT 1)"
+	for t in warehouse:w_id district:d_w_id,d_id \
+		customer:c_w_id,c_d_id,c_id history:h_w_id,h_d_id,h_c_id \
+		new_order:no_w_id,no_d_id,no_o_id orders:o_w_id,o_d_id,o_id \
+		order_line:ol_w_id,ol_d_id,ol_o_id,ol_number item:i_id \
+		stock:s_w_id,s_i_id; do
+		order=${t#*:}
+		t=${t%%:*}
+		sql+="SELECT '$t', md5(string_agg(replace(t::text, $now, 'NOW'),
+			',' ORDER BY $order)) FROM $t t UNION ALL "
+	done
+	sql+="SELECT 'dates', count(*)::text FROM (
+		SELECT c_since d FROM customer UNION ALL
+		SELECT h_date FROM history UNION ALL
+		SELECT o_entry_d FROM orders UNION ALL
+		SELECT ol_delivery_d FROM order_line
+		 WHERE ol_delivery_d IS NOT NULL) x
+		WHERE d <> date_trunc('second',
+				(SELECT load_started FROM oltpmark_meta)::timestamp)"
+	q "$1" "$sql"
+}
+
+@test "load: binary and text COPY give the same rows in every table" {
+	local fmt binary text
+
+	# Far from UTC: a timestamp must keep the wall-clock time of the
+	# load's start in both formats (the psql sessions use it too).
+	export PGTZ=Pacific/Chatham
+	for fmt in binary text; do
+		psql_value "CREATE DATABASE fmt_$fmt"
+		COPIES+=("fmt_$fmt")
+		OLTPMARK_LOAD_FORMAT=$fmt "$OLTPMARK" load -w 1 --seed 42 \
+			--conninfo "$(db "fmt_$fmt")"
+	done
+	binary=$(table_sums fmt_binary)
+	text=$(table_sums fmt_text)
+	echo "$binary"
+	echo "$text"
+	[ "$(wc -l <<<"$binary")" -eq 10 ]
+	[[ $binary == *"dates|0" ]]
+	[ "$binary" = "$text" ]
+	# and the load of setup_file (binary, same seed, the server's time
+	# zone) holds the same rows
+	[ "$(unset PGTZ; table_sums w1)" = "$binary" ]
+	run "$OLTPMARK" check --quick --conninfo "$(db fmt_text)"
+	[ "$status" -eq 0 ]
+	# a format the loader does not know is refused before it connects
+	OLTPMARK_LOAD_FORMAT=csv run "$OLTPMARK" load -w 1 \
+		--conninfo "$(db fmt_text)"
+	[ "$status" -eq 1 ]
+	[[ $output == *"OLTPMARK_LOAD_FORMAT: 'csv' is not text or binary"* ]]
 }
 
 @test "check: all twelve conditions pass on W=1 and W=2" {

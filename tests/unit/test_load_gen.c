@@ -1,10 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_load_gen.c - the population rules of clause 4.3.3.1, checked on
- * the COPY text the loader's generator writes, without a database: every
- * range and length, the 10 % ORIGINAL and BC shares, C_LAST, the O_C_ID
- * permutation, carrier and delivery rules, NEW-ORDER 2101..3000, the
- * COPY column lists against schema/tables.sql, and reproducibility.
+ * what the loader's generator writes, without a database. The loader
+ * streams PostgreSQL's binary COPY format; a small decoder here checks
+ * every tuple against the column types of schema/tables.sql (field count,
+ * lengths, NULL only where allowed, numeric digits and dscale, whole-second
+ * timestamps) and turns it back into COPY text, on which the rules are
+ * checked: every range and length, the 10 % ORIGINAL and BC shares,
+ * C_LAST, the O_C_ID permutation, carrier and delivery rules, NEW-ORDER
+ * 2101..3000. The text format must be exactly that decoded text, and a
+ * few encodings are compared with the bytes PostgreSQL's own send
+ * functions give. Also: the COPY column lists against tables.sql, and
+ * reproducibility.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,12 +34,17 @@
 
 /* A sink that keeps everything in one growing buffer. */
 struct collect {
-	struct load_sink sink; /* must be first */
-	char *all;	       /* every byte flushed so far */
-	size_t len;	       /* bytes in all */
-	size_t cap;	       /* size of all */
-	int flushes;	       /* calls of flush */
-	int fail_after;	       /* >0: return -EINTR at this flush */
+	struct load_sink sink;	 /* must be first */
+	enum load_format format; /* what the generator writes */
+	char *all;		 /* every byte flushed so far */
+	size_t len;		 /* bytes in all */
+	size_t cap;		 /* size of all */
+	int flushes;		 /* calls of flush */
+	int fail_after;		 /* >0: return -EINTR at this flush */
+	size_t *ends;		 /* len after each flush, flushes of them */
+	size_t ends_cap;	 /* room in ends */
+	char *text;		 /* binary decoded to COPY text, or NULL */
+	size_t rows;		 /* rows decoded */
 };
 
 static int collect_flush(struct load_sink *s)
@@ -42,9 +54,10 @@ static int collect_flush(struct load_sink *s)
 	c->flushes++;
 	if (c->fail_after && c->flushes >= c->fail_after)
 		return -EINTR;
-	/* Whole rows only: a flushed buffer always ends a line. */
 	assert_true(s->len > 0);
-	assert_int_equal(s->buf[s->len - 1], '\n');
+	/* Whole rows only: a flushed text buffer always ends a line. */
+	if (c->format == LOAD_FORMAT_TEXT)
+		assert_int_equal(s->buf[s->len - 1], '\n');
 	if (c->len + s->len + 1 > c->cap) {
 		c->cap = (c->len + s->len + 1) * 2;
 		c->all = realloc(c->all, c->cap);
@@ -54,42 +67,389 @@ static int collect_flush(struct load_sink *s)
 	c->len += s->len;
 	c->all[c->len] = '\0';
 	s->len = 0;
+	/* binary: the decoder checks each end is a row boundary */
+	if ((size_t)c->flushes > c->ends_cap) {
+		c->ends_cap = c->ends_cap ? c->ends_cap * 2 : 64;
+		c->ends = realloc(c->ends, sizeof(*c->ends) * c->ends_cap);
+		assert_non_null(c->ends);
+	}
+	c->ends[c->flushes - 1] = c->len;
 	return 0;
 }
 
-static void collect_init(struct collect *c, size_t buf_bytes)
+static void collect_init(struct collect *c, size_t buf_bytes,
+			 enum load_format format)
 {
 	memset(c, 0, sizeof(*c));
 	c->sink.buf = malloc(buf_bytes);
 	assert_non_null(c->sink.buf);
 	c->sink.cap = buf_bytes;
 	c->sink.flush = collect_flush;
+	c->format = format;
 }
 
 static void collect_free(struct collect *c)
 {
 	free(c->sink.buf);
 	free(c->all);
+	free(c->ends);
+	free(c->text);
 }
 
-static struct load_gen_params params(uint64_t seed)
+static struct load_gen_params params(uint64_t seed, enum load_format format)
 {
-	struct load_gen_params p = {.seed = seed, .c_load = 157};
+	struct load_gen_params p = {
+		.seed = seed, .c_load = 157, .format = format};
 
 	memcpy(p.now, NOW, sizeof(NOW));
 	return p;
 }
 
-/* Generate table t of warehouse w into c (a fresh collector). */
-static void generate(struct collect *c, uint64_t seed, enum load_table t, int w,
-		     size_t buf_bytes)
+/* One COPY stream of table t, warehouse w, into c (a fresh collector). */
+static void generate_format(struct collect *c, const struct load_gen_params *p,
+			    enum load_table t, int w, size_t buf_bytes)
 {
-	struct load_gen_params p = params(seed);
-
-	collect_init(c, buf_bytes);
-	assert_int_equal(load_gen_table(&p, t, w, &c->sink), 0);
+	collect_init(c, buf_bytes, p->format);
+	assert_int_equal(load_gen_begin(p, &c->sink), 0);
+	assert_int_equal(load_gen_table(p, t, w, &c->sink), 0);
+	assert_int_equal(c->sink.len, 0);
+	assert_int_equal(load_gen_end(p, &c->sink), 0);
 	assert_int_equal(c->sink.len, 0);
 	assert_non_null(c->all);
+}
+
+static void generate(struct collect *c, uint64_t seed, enum load_table t, int w,
+		     size_t buf_bytes, enum load_format format)
+{
+	struct load_gen_params p = params(seed, format);
+
+	generate_format(c, &p, t, w, buf_bytes);
+}
+
+/* The column types of schema/tables.sql. */
+enum col_type {
+	COL_INT,       /* integer */
+	COL_STR,       /* varchar(n) or char(n) */
+	COL_NUMERIC,   /* numeric(precision, scale) */
+	COL_TIMESTAMP, /* timestamp (without time zone) */
+};
+
+/* One column as tables.sql declares it. */
+struct col {
+	char name[64];	    /* column name */
+	enum col_type type; /* its type */
+	int n;		    /* COL_STR: length; COL_NUMERIC: precision */
+	int scale;	    /* COL_NUMERIC: digits after the point */
+	bool fixed;	    /* COL_STR: char(n), else varchar(n) */
+	bool nullable;	    /* no NOT NULL */
+};
+
+/* The columns of table t from tables.sql, in order; returns the count. */
+static int table_columns(enum load_table t, struct col *cols)
+{
+	const char *name = load_table_info(t)->name;
+	char head[64];
+	const char *s;
+	int n = 0;
+
+	snprintf(head, sizeof(head), "CREATE TABLE %s (", name);
+	s = strstr(schema_tables_sql, head);
+	if (!s)
+		fail_msg("tables.sql has no '%s'", head);
+	s += strlen(head);
+	/* One column per line: name, type, maybe NOT NULL. */
+	while ((s = strchr(s, '\n')) && s[1] != ')') {
+		struct col *c = &cols[n];
+		char type[32], line[256];
+		size_t len;
+
+		s++;
+		len = strcspn(s, "\n");
+		assert_true(len < sizeof(line));
+		memcpy(line, s, len);
+		line[len] = '\0';
+		memset(c, 0, sizeof(*c));
+		if (sscanf(line, " %63[a-z0-9_] %31[a-z]", c->name, type) != 2)
+			continue;
+		assert_true(n < MAX_FIELDS);
+		c->nullable = !strstr(line, "NOT NULL");
+		if (!strcmp(type, "integer")) {
+			c->type = COL_INT;
+		} else if (!strcmp(type, "varchar") || !strcmp(type, "char")) {
+			c->type = COL_STR;
+			c->fixed = type[0] == 'c';
+			assert_int_equal(
+				sscanf(strchr(line, '('), "(%d)", &c->n), 1);
+		} else if (!strcmp(type, "numeric")) {
+			c->type = COL_NUMERIC;
+			assert_int_equal(sscanf(strchr(line, '('), "(%d,%d)",
+						&c->n, &c->scale),
+					 2);
+		} else if (!strcmp(type, "timestamp")) {
+			c->type = COL_TIMESTAMP;
+		} else {
+			fail_msg("tables.sql: unknown type in '%s'", line);
+		}
+		n++;
+	}
+	return n;
+}
+
+static uint32_t be32_at(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	       (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint16_t be16_at(const unsigned char *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static int64_t be64_at(const unsigned char *p)
+{
+	return (int64_t)((uint64_t)be32_at(p) << 32 | be32_at(p + 4));
+}
+
+/*
+ * Date of day z counted from 1970-01-01 (the inverse of the generator's
+ * days_from_civil, written the other way round on purpose).
+ */
+static void civil_from_days(int64_t z, int *y, int *m, int *d)
+{
+	int64_t era, doe, yoe, doy, mp;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*d = (int)(doy - (153 * mp + 2) / 5 + 1);
+	*m = (int)(mp < 10 ? mp + 3 : mp - 9);
+	*y = (int)(yoe + era * 400 + (*m <= 2));
+}
+
+/* timestamp: microseconds since 2000-01-01 as "YYYY-MM-DD HH:MM:SS". */
+static int timestamp_text(int64_t pg_us, char *out)
+{
+	int64_t sec, days, rem;
+	int y, m, d;
+
+	if (pg_us % 1000000)
+		fail_msg("timestamp %lld has fractional seconds",
+			 (long long)pg_us);
+	sec = pg_us / 1000000;
+	days = (sec >= 0 ? sec : sec - 86399) / 86400;
+	rem = sec - days * 86400;
+	civil_from_days(days + 10957, &y, &m, &d);
+	return sprintf(out, "%04d-%02d-%02d %02d:%02d:%02d", y, m, d,
+		       (int)(rem / 3600), (int)(rem / 60 % 60),
+		       (int)(rem % 60));
+}
+
+/*
+ * numeric: int16 ndigits, weight, sign, dscale, then ndigits base-10000
+ * digits. Checks the server's normal form (no leading or trailing zero
+ * digits; zero has none, weight 0 and sign +), dscale = the column's
+ * scale, and the precision; writes the value as numeric_out would.
+ */
+static int numeric_text(const unsigned char *p, int32_t len,
+			const struct col *c, char *out)
+{
+	int nd = be16_at(p), weight = (int16_t)be16_at(p + 2);
+	int sign = be16_at(p + 4), dscale = be16_at(p + 6), i;
+	uint64_t v = 0, unit = 1, whole;
+	int o = 0;
+
+	assert_int_equal(len, 8 + 2 * nd);
+	assert_true(sign == 0 || sign == 0x4000);
+	assert_int_equal(dscale, c->scale);
+	if (nd == 0) {
+		assert_int_equal(weight, 0);
+		assert_int_equal(sign, 0);
+	} else {
+		assert_int_not_equal(be16_at(p + 8), 0);
+		assert_int_not_equal(be16_at(p + 8 + 2 * (nd - 1)), 0);
+	}
+	/* Value in 1/10000: no digit may lie beyond the first fraction. */
+	assert_true(nd == 0 || weight - (nd - 1) >= -1);
+	for (i = 0; i < nd; i++) {
+		uint64_t digit = be16_at(p + 8 + 2 * i), pw = 1;
+		int k;
+
+		assert_true(digit < 10000);
+		for (k = 0; k < weight - i + 1; k++)
+			pw *= 10000;
+		v += digit * pw;
+	}
+	for (i = 0; i < 4 - c->scale; i++)
+		unit *= 10;
+	/* dscale hides no digit */
+	assert_int_equal(v % unit, 0);
+	v /= unit;
+	for (i = 0, unit = 1; i < c->scale; i++)
+		unit *= 10;
+	whole = v / unit;
+	/* precision: at most n - scale digits before the point */
+	for (i = 0; i < c->n - c->scale; i++)
+		whole /= 10;
+	assert_int_equal(whole, 0);
+	if (sign)
+		out[o++] = '-';
+	o += sprintf(out + o, "%llu.%0*llu", (unsigned long long)(v / unit),
+		     c->scale, (unsigned long long)(v % unit));
+	return o;
+}
+
+/* Append n bytes to the growing text of c. */
+static void text_append(struct collect *c, size_t *tcap, size_t *tlen,
+			const char *s, size_t n)
+{
+	if (*tlen + n + 1 > *tcap) {
+		*tcap = (*tlen + n + 1) * 2;
+		c->text = realloc(c->text, *tcap);
+		assert_non_null(c->text);
+	}
+	memcpy(c->text + *tlen, s, n);
+	*tlen += n;
+	c->text[*tlen] = '\0';
+}
+
+/*
+ * The value of column col, len bytes at v in binary, as COPY text: into
+ * out (64 bytes) for numbers and timestamps, v itself for strings.
+ * Returns where the text is; its length goes to *n.
+ */
+static const char *field_text(const struct col *col, const unsigned char *v,
+			      int32_t len, char *out, size_t *n)
+{
+	int32_t k;
+
+	switch (col->type) {
+	case COL_INT:
+		assert_int_equal(len, 4);
+		*n = (size_t)sprintf(out, "%d", (int32_t)be32_at(v));
+		return out;
+	case COL_STR:
+		if (len > col->n || (col->fixed && len != col->n))
+			fail_msg("%s: %d bytes", col->name, len);
+		/* plain ASCII: the same bytes in COPY text */
+		for (k = 0; k < len; k++)
+			assert_true(v[k] > 0x20 && v[k] < 0x7f && v[k] != '\\');
+		*n = (size_t)len;
+		return (const char *)v;
+	case COL_NUMERIC:
+		*n = (size_t)numeric_text(v, len, col, out);
+		return out;
+	case COL_TIMESTAMP:
+		assert_int_equal(len, 8);
+		*n = (size_t)timestamp_text(be64_at(v), out);
+		return out;
+	}
+	fail_msg("%s: no type", col->name);
+	return NULL;
+}
+
+static const unsigned char copy_header[19] =
+	"PGCOPY\n\377\r\n\0\0\0\0\0\0\0\0\0";
+
+/*
+ * Decode the binary COPY stream in c->all (of table t) into c->text as
+ * COPY text, checking the header, every tuple against the columns of
+ * tables.sql, the trailer as the last two bytes, and that every flush
+ * ended on a tuple boundary.
+ */
+static void decode(struct collect *c, enum load_table t)
+{
+	const unsigned char *b = (const unsigned char *)c->all;
+	struct col cols[MAX_FIELDS];
+	int ncols = table_columns(t, cols), end = 0, i;
+	size_t pos = sizeof(copy_header), tcap = 0, tlen = 0;
+
+	assert_true(c->len >= sizeof(copy_header) + 2);
+	assert_memory_equal(b, copy_header, sizeof(copy_header));
+	c->rows = 0;
+	text_append(c, &tcap, &tlen, "", 0);
+	for (;;) {
+		int16_t nf;
+
+		/* every flush ends before a tuple or the trailer */
+		while (end < c->flushes && c->ends[end] == pos)
+			end++;
+		assert_true(end == c->flushes || c->ends[end] > pos);
+		assert_true(pos + 2 <= c->len);
+		nf = (int16_t)be16_at(b + pos);
+		pos += 2;
+		if (nf == -1)
+			break;
+		assert_int_equal(nf, ncols);
+		for (i = 0; i < ncols; i++) {
+			char out[64];
+			const char *text;
+			int32_t len;
+			size_t n;
+
+			assert_true(pos + 4 <= c->len);
+			len = (int32_t)be32_at(b + pos);
+			pos += 4;
+			if (i)
+				text_append(c, &tcap, &tlen, "\t", 1);
+			if (len == -1) {
+				if (!cols[i].nullable)
+					fail_msg("NULL in %s", cols[i].name);
+				text_append(c, &tcap, &tlen, "\\N", 2);
+				continue;
+			}
+			assert_true(len >= 0 && pos + (size_t)len <= c->len);
+			text = field_text(&cols[i], b + pos, len, out, &n);
+			text_append(c, &tcap, &tlen, text, n);
+			pos += (size_t)len;
+		}
+		text_append(c, &tcap, &tlen, "\n", 1);
+		c->rows++;
+	}
+	/* the trailer ends the stream, and the last flush with it */
+	assert_int_equal(pos, c->len);
+	while (end < c->flushes && c->ends[end] == pos)
+		end++;
+	assert_int_equal(end, c->flushes);
+}
+
+/* Binary rows of table t, warehouse w, decoded into c->text. */
+static void generate_rows(struct collect *c, uint64_t seed, enum load_table t,
+			  int w, size_t buf_bytes)
+{
+	generate(c, seed, t, w, buf_bytes, LOAD_FORMAT_BINARY);
+	decode(c, t);
+}
+
+/*
+ * The raw bytes of field f of row r in the binary stream of c; the
+ * length (-1: NULL) goes to *len.
+ */
+static const unsigned char *raw_field(const struct collect *c, size_t r, int f,
+				      int32_t *len)
+{
+	const unsigned char *b = (const unsigned char *)c->all;
+	size_t pos = sizeof(copy_header);
+	int nf, i;
+
+	for (;;) {
+		assert_true(pos + 2 <= c->len);
+		nf = (int16_t)be16_at(b + pos);
+		assert_true(nf > f);
+		pos += 2;
+		for (i = 0; i < nf; i++) {
+			*len = (int32_t)be32_at(b + pos);
+			pos += 4;
+			if (r == 0 && i == f)
+				return b + pos;
+			if (*len > 0)
+				pos += (size_t)*len;
+		}
+		r--;
+	}
 }
 
 /* Split the next line of *pos into fields (in place); NULL at the end. */
@@ -210,7 +570,66 @@ static bool is_syllable_name(const char *s, int *n_out)
 	return false;
 }
 
-/* The bytes are printable ASCII, tabs and newlines; "\" only in "\N". */
+/* The binary stream: header, then tuples, then the trailer; text: none. */
+static void test_binary_header_and_trailer(void **state)
+{
+	struct load_gen_params p = params(1, LOAD_FORMAT_BINARY);
+	struct collect c;
+
+	(void)state;
+	generate(&c, 1, LOAD_WAREHOUSE, 1, 4096, LOAD_FORMAT_BINARY);
+	assert_memory_equal(c.all, copy_header, sizeof(copy_header));
+	/* one tuple of 9 fields, then the trailer: a field count of -1 */
+	assert_int_equal(be16_at((unsigned char *)c.all + 19), 9);
+	assert_int_equal(be16_at((unsigned char *)c.all + c.len - 2), 0xffff);
+	assert_int_equal(c.flushes, 2);
+	collect_free(&c);
+
+	/* text has neither; the end only flushes */
+	generate(&c, 1, LOAD_WAREHOUSE, 1, 4096, LOAD_FORMAT_TEXT);
+	assert_true(isdigit((unsigned char)c.all[0]));
+	assert_int_equal(c.all[c.len - 1], '\n');
+	assert_int_equal(c.flushes, 1);
+	collect_free(&c);
+
+	/* an unknown format is refused */
+	collect_init(&c, 4096, LOAD_FORMAT_BINARY);
+	p.format = (enum load_format)7;
+	assert_int_equal(load_gen_begin(&p, &c.sink), -EINVAL);
+	assert_int_equal(load_gen_table(&p, LOAD_ITEM, 1, &c.sink), -EINVAL);
+	assert_int_equal(c.sink.len, 0);
+	collect_free(&c);
+}
+
+/*
+ * Both formats hold the same rows: the binary stream of every table,
+ * decoded, is the text stream byte for byte.
+ */
+static void test_text_equals_binary(void **state)
+{
+	int t;
+
+	(void)state;
+	for (t = 0; t < LOAD_TABLE_NR; t++) {
+		struct collect bin, text;
+		size_t est;
+
+		generate_rows(&bin, 21, t, 2, 256 * 1024);
+		generate(&text, 21, t, 2, 256 * 1024, LOAD_FORMAT_TEXT);
+		assert_true(bin.rows > 0);
+		if (strcmp(bin.text, text.all) != 0)
+			fail_msg("%s: binary and text rows differ",
+				 load_table_info(t)->name);
+		/* the size estimate is within 25 % of a warehouse's rows */
+		est = load_table_info(t)->copy_bytes_per_w;
+		assert_in_range(bin.len - sizeof(copy_header) - 2, est * 3 / 4,
+				est * 5 / 4);
+		collect_free(&bin);
+		collect_free(&text);
+	}
+}
+
+/* The COPY text bytes are printable ASCII, tabs and newlines; "\" only in "\N". */
 static void test_copy_text_needs_no_escaping(void **state)
 {
 	int t;
@@ -220,7 +639,7 @@ static void test_copy_text_needs_no_escaping(void **state)
 		struct collect c;
 		size_t i;
 
-		generate(&c, 7, t, 1, 256 * 1024);
+		generate(&c, 7, t, 1, 256 * 1024, LOAD_FORMAT_TEXT);
 		for (i = 0; i < c.len; i++) {
 			unsigned char ch = (unsigned char)c.all[i];
 
@@ -245,42 +664,137 @@ static void test_columns_match_tables_sql(void **state)
 	(void)state;
 	for (t = 0; t < LOAD_TABLE_NR; t++) {
 		const struct load_table_info *ti = load_table_info(t);
-		char head[64], want[1024] = "", *p;
-		const char *s;
+		struct col cols[MAX_FIELDS];
+		char want[1024] = "";
+		int n = table_columns(t, cols), k;
 
-		snprintf(head, sizeof(head), "CREATE TABLE %s (", ti->name);
-		s = strstr(schema_tables_sql, head);
-		if (!s)
-			fail_msg("tables.sql has no '%s'", head);
-		s += strlen(head);
-		/* One column per line: the first word of each line. */
-		while ((s = strchr(s, '\n')) && s[1] != ')') {
-			char word[64];
-
-			s++;
-			if (sscanf(s, " %63[a-z0-9_]", word) != 1)
-				continue;
+		for (k = 0; k < n; k++) {
 			if (want[0])
 				strcat(want, ", ");
-			strcat(want, word);
+			strcat(want, cols[k].name);
 		}
 		assert_string_equal(ti->columns, want);
 		assert_int_equal(load_table_by_name(ti->name), t);
-		/* A generated row has as many fields as the list. */
-		{
-			struct collect c;
-			char *f[MAX_FIELDS];
-			int ncols = 1;
+	}
+	assert_int_equal(load_table_by_name("nosuch"), -1);
+}
 
-			for (p = (char *)ti->columns; *p; p++)
-				ncols += *p == ',';
-			generate(&c, 3, t, 1, 256 * 1024);
-			p = c.all;
-			assert_int_equal(next_row(&p, f), ncols);
+/*
+ * The numeric constants are exactly what PostgreSQL 15's numeric_send
+ * gives for them in their columns (SELECT numeric_send(v::numeric(12,2))).
+ */
+static void test_numeric_bytes(void **state)
+{
+	static const struct {
+		enum load_table table;
+		int field;
+		const char *value;	    /* for messages */
+		const unsigned char *bytes; /* numeric_send */
+		int len;
+	} cases[] = {
+		{LOAD_WAREHOUSE, 8, "300000.00",
+		 (const unsigned char *)"\0\1\0\1\0\0\0\2\0\x1e", 10},
+		{LOAD_DISTRICT, 9, "30000.00",
+		 (const unsigned char *)"\0\1\0\1\0\0\0\2\0\3", 10},
+		{LOAD_CUSTOMER, 14, "50000.00",
+		 (const unsigned char *)"\0\1\0\1\0\0\0\2\0\5", 10},
+		{LOAD_CUSTOMER, 16, "-10.00",
+		 (const unsigned char *)"\0\1\0\0\x40\0\0\2\0\x0a", 10},
+		{LOAD_CUSTOMER, 17, "10.00",
+		 (const unsigned char *)"\0\1\0\0\0\0\0\2\0\x0a", 10},
+		{LOAD_HISTORY, 6, "10.00",
+		 (const unsigned char *)"\0\1\0\0\0\0\0\2\0\x0a", 10},
+		/* OL_AMOUNT of a delivered order line */
+		{LOAD_ORDER_LINE, 8, "0.00",
+		 (const unsigned char *)"\0\0\0\0\0\0\0\2", 8},
+	};
+	struct collect c = {.all = NULL};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const unsigned char *v;
+		int32_t len;
+
+		/* cases of one table are next to each other */
+		if (i == 0 || cases[i].table != cases[i - 1].table) {
+			if (i)
+				collect_free(&c);
+			generate(&c, 3, cases[i].table, 1, 256 * 1024,
+				 LOAD_FORMAT_BINARY);
+		}
+		v = raw_field(&c, 0, cases[i].field, &len);
+		if (len != cases[i].len ||
+		    memcmp(v, cases[i].bytes, (size_t)len) != 0)
+			fail_msg("%s is not encoded as numeric_send does",
+				 cases[i].value);
+	}
+	collect_free(&c);
+}
+
+/*
+ * The load's timestamp is the same wall-clock value in binary: microseconds
+ * since 2000-01-01, as PostgreSQL 15 computes them
+ * (SELECT timestamp_send(v::timestamp)), across leap days and before 2000.
+ */
+static void test_timestamp_bytes(void **state)
+{
+	static const struct {
+		const char *text;
+		int64_t pg_us;
+	} cases[] = {
+		{NOW, 794379967000000},
+		{"2000-01-01 00:00:00", 0},
+		{"1999-12-31 23:59:59", -1000000},
+		{"2000-02-29 12:00:00", 5140800000000},
+		{"2024-02-29 23:59:59", 762566399000000},
+		{"2100-03-01 00:00:00", 3160857600000000},
+		{"1970-01-01 00:00:00", -946684800000000},
+		{"1900-03-01 01:02:03", -3150572277000000},
+	};
+	static const char *const bad[] = {
+		"2025-13-01 00:00:00", "2025-03-04T05:06:07",
+		"2025-03-04 05:06",    "2025-03-04 24:00:00",
+		"2025-03-04 05:06:6x", "",
+	};
+	struct load_gen_params p = params(5, LOAD_FORMAT_BINARY);
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct collect c;
+		const unsigned char *v;
+		char text[32];
+		int32_t len;
+		int64_t us;
+
+		snprintf(p.now, sizeof(p.now), "%s", cases[i].text);
+		generate_format(&c, &p, LOAD_HISTORY, 1, 256 * 1024);
+		v = raw_field(&c, 0, 5, &len);
+		assert_int_equal(len, 8);
+		us = be64_at(v);
+		if (us != cases[i].pg_us)
+			fail_msg("%s: %lld, not %lld", cases[i].text,
+				 (long long)us, (long long)cases[i].pg_us);
+		timestamp_text(us, text);
+		assert_string_equal(text, cases[i].text);
+		collect_free(&c);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct collect c;
+		int f;
+
+		snprintf(p.now, sizeof(p.now), "%s", bad[i]);
+		for (f = LOAD_FORMAT_BINARY; f <= LOAD_FORMAT_TEXT; f++) {
+			p.format = (enum load_format)f;
+			collect_init(&c, 4096, p.format);
+			assert_int_equal(
+				load_gen_table(&p, LOAD_ORDERS, 1, &c.sink),
+				-EINVAL);
+			assert_int_equal(c.flushes, 0);
 			collect_free(&c);
 		}
 	}
-	assert_int_equal(load_table_by_name("nosuch"), -1);
 }
 
 static void test_warehouse_and_district(void **state)
@@ -290,8 +804,8 @@ static void test_warehouse_and_district(void **state)
 	int n, rows = 0;
 
 	(void)state;
-	generate(&c, 11, LOAD_WAREHOUSE, 4, 4096);
-	pos = c.all;
+	generate_rows(&c, 11, LOAD_WAREHOUSE, 4, 4096);
+	pos = c.text;
 	while ((n = next_row(&pos, f))) {
 		assert_int_equal(n, 9);
 		assert_string_equal(f[0], "4");
@@ -308,8 +822,8 @@ static void test_warehouse_and_district(void **state)
 	assert_int_equal(rows, 1);
 	collect_free(&c);
 
-	generate(&c, 11, LOAD_DISTRICT, 4, 4096);
-	pos = c.all;
+	generate_rows(&c, 11, LOAD_DISTRICT, 4, 4096);
+	pos = c.text;
 	rows = 0;
 	while ((n = next_row(&pos, f))) {
 		assert_int_equal(n, 11);
@@ -339,8 +853,8 @@ static void test_customer(void **state)
 
 	(void)state;
 	memset(last_count, 0, sizeof(last_count));
-	generate(&c, 5, LOAD_CUSTOMER, 2, 256 * 1024);
-	pos = c.all;
+	generate_rows(&c, 5, LOAD_CUSTOMER, 2, 256 * 1024);
+	pos = c.text;
 	while ((n = next_row(&pos, f))) {
 		int c_id = rows % 3000 + 1, d_id = rows / 3000 + 1, name;
 
@@ -391,8 +905,8 @@ static void test_history(void **state)
 	int n, rows = 0;
 
 	(void)state;
-	generate(&c, 5, LOAD_HISTORY, 3, 256 * 1024);
-	pos = c.all;
+	generate_rows(&c, 5, LOAD_HISTORY, 3, 256 * 1024);
+	pos = c.text;
 	while ((n = next_row(&pos, f))) {
 		assert_int_equal(n, 8);
 		assert_int_equal(num(f[0], 1, 3000), rows % 3000 + 1);
@@ -421,8 +935,8 @@ static void test_orders_lines_new_orders(void **state)
 
 	(void)state;
 	memset(lines, 0, sizeof(lines));
-	generate(&co, 9, LOAD_ORDERS, 1, 256 * 1024);
-	pos = co.all;
+	generate_rows(&co, 9, LOAD_ORDERS, 1, 256 * 1024);
+	pos = co.text;
 	while ((n = next_row(&pos, f))) {
 		o = rows % 3000 + 1;
 		d = rows / 3000 + 1;
@@ -447,8 +961,8 @@ static void test_orders_lines_new_orders(void **state)
 	}
 	assert_int_equal(rows, 30000);
 
-	generate(&cl, 9, LOAD_ORDER_LINE, 1, 256 * 1024);
-	pos = cl.all;
+	generate_rows(&cl, 9, LOAD_ORDER_LINE, 1, 256 * 1024);
+	pos = cl.text;
 	while ((n = next_row(&pos, f))) {
 		assert_int_equal(n, 10);
 		o = (int)num(f[0], 1, 3000);
@@ -475,8 +989,8 @@ static void test_orders_lines_new_orders(void **state)
 	/* 5..15 per order: about 300,000 in all */
 	assert_in_range(total_lines, 290000, 310000);
 
-	generate(&cn, 9, LOAD_NEW_ORDER, 1, 4096);
-	pos = cn.all;
+	generate_rows(&cn, 9, LOAD_NEW_ORDER, 1, 4096);
+	pos = cn.text;
 	rows = 0;
 	while ((n = next_row(&pos, f))) {
 		assert_int_equal(n, 3);
@@ -506,8 +1020,8 @@ static void test_item_and_stock(void **state)
 	long min_price = 1000000, max_price = 0;
 
 	(void)state;
-	generate(&c, 13, LOAD_ITEM, 0, 256 * 1024);
-	pos = c.all;
+	generate_rows(&c, 13, LOAD_ITEM, 0, 256 * 1024);
+	pos = c.text;
 	while ((n = next_row(&pos, f))) {
 		long price;
 
@@ -527,8 +1041,8 @@ static void test_item_and_stock(void **state)
 	assert_true(min_price < 150 && max_price > 9950);
 	collect_free(&c);
 
-	generate(&c, 13, LOAD_STOCK, 7, 256 * 1024);
-	pos = c.all;
+	generate_rows(&c, 13, LOAD_STOCK, 7, 256 * 1024);
+	pos = c.text;
 	rows = orig = 0;
 	while ((n = next_row(&pos, f))) {
 		assert_int_equal(n, 17);
@@ -548,21 +1062,25 @@ static void test_item_and_stock(void **state)
 	collect_free(&c);
 }
 
-/* Same (seed, warehouse): same bytes, whatever the buffer size. */
+/*
+ * Same (seed, warehouse): same bytes, whatever the buffer size (text is
+ * the same rows, test_text_equals_binary).
+ */
 static void test_reproducible(void **state)
 {
 	static const enum load_table tables[] = {LOAD_CUSTOMER, LOAD_STOCK,
 						 LOAD_ORDER_LINE};
+	const enum load_format f = LOAD_FORMAT_BINARY;
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
 		struct collect a, b, other_seed, other_w;
 
-		generate(&a, 99, tables[i], 3, 256 * 1024);
-		generate(&b, 99, tables[i], 3, LOAD_ROW_MAX + 100);
-		generate(&other_seed, 100, tables[i], 3, 256 * 1024);
-		generate(&other_w, 99, tables[i], 4, 256 * 1024);
+		generate(&a, 99, tables[i], 3, 256 * 1024, f);
+		generate(&b, 99, tables[i], 3, LOAD_ROW_MAX + 100, f);
+		generate(&other_seed, 100, tables[i], 3, 256 * 1024, f);
+		generate(&other_w, 99, tables[i], 4, 256 * 1024, f);
 		assert_true(b.flushes > a.flushes);
 		assert_int_equal(a.len, b.len);
 		assert_memory_equal(a.all, b.all, a.len);
@@ -570,6 +1088,8 @@ static void test_reproducible(void **state)
 			    memcmp(a.all, other_seed.all, a.len) != 0);
 		assert_true(a.len != other_w.len ||
 			    memcmp(a.all, other_w.all, a.len) != 0);
+		/* small buffers: still whole tuples in every flush */
+		decode(&b, tables[i]);
 		collect_free(&a);
 		collect_free(&b);
 		collect_free(&other_seed);
@@ -599,16 +1119,19 @@ static void test_c_load(void **state)
 /* A sink error stops the generator and comes back unchanged. */
 static void test_sink_error_stops(void **state)
 {
-	struct load_gen_params p = params(1);
+	struct load_gen_params p = params(1, LOAD_FORMAT_BINARY);
 	struct collect c;
 
 	(void)state;
-	collect_init(&c, LOAD_ROW_MAX + 64);
+	collect_init(&c, LOAD_ROW_MAX + 64, LOAD_FORMAT_BINARY);
 	c.fail_after = 3;
 	assert_int_equal(load_gen_table(&p, LOAD_STOCK, 1, &c.sink), -EINTR);
 	assert_int_equal(c.flushes, 3);
 	assert_int_equal(load_gen_table(&p, LOAD_TABLE_NR, 1, &c.sink),
 			 -EINVAL);
+	/* the trailer's flush too */
+	c.sink.len = 0;
+	assert_int_equal(load_gen_end(&p, &c.sink), -EINTR);
 	collect_free(&c);
 }
 
@@ -679,8 +1202,12 @@ static void test_index_statements(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_binary_header_and_trailer),
+		cmocka_unit_test(test_text_equals_binary),
 		cmocka_unit_test(test_copy_text_needs_no_escaping),
 		cmocka_unit_test(test_columns_match_tables_sql),
+		cmocka_unit_test(test_numeric_bytes),
+		cmocka_unit_test(test_timestamp_bytes),
 		cmocka_unit_test(test_warehouse_and_district),
 		cmocka_unit_test(test_customer),
 		cmocka_unit_test(test_history),
