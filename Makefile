@@ -84,7 +84,7 @@ build/asan/build/gen/%.o: build/gen/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 
-build/asan/tests/%: tests/unit/%.c $(ASAN_LIB_OBJS)
+build/asan/tests/%: tests/unit/%.c $(ASAN_LIB_OBJS) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $< \
@@ -123,7 +123,7 @@ install: oltpmark
 	cp -r run $(DESTDIR)$(PREFIX)/share/oltpmark/
 
 FORMAT_FILES = $(SOURCES) $(wildcard src/*.h drivers/*.h terminals/*.h \
-	analysis/*.h) $(UNIT_SOURCES) $(BENCH_SOURCES)
+	analysis/*.h tests/unit/*.h) $(UNIT_SOURCES) $(BENCH_SOURCES)
 
 format:
 	clang-format -i $(FORMAT_FILES)

@@ -566,50 +566,38 @@ static int merge_profile(struct cev_profile *prof, struct share_list *l)
 	return 0;
 }
 
-/* Profile of one label, config and source from all its usable runs. */
-static int build_profile(struct cev *ev, const struct runset *rs,
-			 const char *label, const char *config,
-			 enum cev_source source)
+/*
+ * Merge l, the shares of runs runs of label and config, into a new
+ * profile of ev. 0, or -ENOMEM.
+ */
+static int add_profile(struct cev *ev, const char *label, const char *config,
+		       enum cev_source source, size_t runs,
+		       struct share_list *l)
 {
-	struct share_list l = {0};
-	struct cev_profile prof = {
-		.label = label, .config = config, .source = source};
+	struct cev_profile prof = {.label = label,
+				   .config = config,
+				   .source = source,
+				   .runs = runs};
 	struct cev_profile *grown;
-	size_t r;
-	int rc = 0;
+	size_t i;
+	int rc;
 
-	for (r = 0; r < rs->nruns && rc >= 0; r++) {
-		const struct runset_run *run = &rs->runs[r];
-
-		if (strcmp(run->label, label) || strcmp(run->config, config) ||
-		    run->exclusion == RUNSET_PARTIAL ||
-		    !run_has_file(run, cev_source_file(source)))
-			continue;
-		rc = source == CEV_PERF ? read_perf(ev, run, &l)
-					: read_readprofile(ev, run, &l);
-		if (rc > 0)
-			prof.runs++;
-	}
-	if (rc < 0 || prof.runs == 0)
-		goto out;
-	rc = merge_profile(&prof, &l);
+	rc = merge_profile(&prof, l);
 	if (rc < 0)
-		goto out;
+		goto fail;
 	grown = realloc(ev->profiles, (ev->nprofiles + 1) * sizeof(*grown));
 	if (!grown) {
 		rc = -ENOMEM;
-		goto out;
+		goto fail;
 	}
 	ev->profiles = grown;
 	grown[ev->nprofiles++] = prof;
-	prof.syms = NULL;
-	prof.nsyms = 0;
-out:
-	for (r = 0; r < prof.nsyms; r++)
-		free(prof.syms[r].name);
+	return 0;
+fail:
+	for (i = 0; i < prof.nsyms; i++)
+		free(prof.syms[i].name);
 	free(prof.syms);
-	share_free(&l);
-	return rc < 0 ? rc : 0;
+	return rc;
 }
 
 const struct cev_profile *cev_profile_find(const struct cev *ev,
@@ -811,49 +799,37 @@ static int merge_locks(struct cev_locks *out, struct lock_list *l)
 	return 0;
 }
 
-/* The lock table of one label, config and source from its usable runs. */
-static int build_locks(struct cev *ev, const struct runset *rs,
-		       const char *label, const char *config,
-		       enum cev_source source)
+/*
+ * Merge l, the lock items of runs runs of label and config, into a new
+ * lock table of ev. 0, or -ENOMEM.
+ */
+static int add_locks(struct cev *ev, const char *label, const char *config,
+		     enum cev_source source, size_t runs, struct lock_list *l)
 {
-	struct lock_list l = {0};
-	struct cev_locks locks = {
-		.label = label, .config = config, .source = source};
+	struct cev_locks locks = {.label = label,
+				  .config = config,
+				  .source = source,
+				  .runs = runs};
 	struct cev_locks *grown;
-	size_t r;
-	int rc = 0;
+	size_t i;
+	int rc;
 
-	for (r = 0; r < rs->nruns && rc >= 0; r++) {
-		const struct runset_run *run = &rs->runs[r];
-
-		if (strcmp(run->label, label) || strcmp(run->config, config) ||
-		    run->exclusion == RUNSET_PARTIAL ||
-		    !run_has_file(run, cev_source_file(source)))
-			continue;
-		rc = read_lock_stat(ev, run, &l);
-		if (rc > 0)
-			locks.runs++;
-	}
-	if (rc < 0 || locks.runs == 0)
-		goto out;
-	rc = merge_locks(&locks, &l);
+	rc = merge_locks(&locks, l);
 	if (rc < 0)
-		goto out;
+		goto fail;
 	grown = realloc(ev->locks, (ev->nlocks + 1) * sizeof(*grown));
 	if (!grown) {
 		rc = -ENOMEM;
-		goto out;
+		goto fail;
 	}
 	ev->locks = grown;
 	grown[ev->nlocks++] = locks;
-	locks.locks = NULL;
-	locks.nlocks = 0;
-out:
-	for (r = 0; r < locks.nlocks; r++)
-		free(locks.locks[r].name);
+	return 0;
+fail:
+	for (i = 0; i < locks.nlocks; i++)
+		free(locks.locks[i].name);
 	free(locks.locks);
-	lock_list_free(&l);
-	return rc < 0 ? rc : 0;
+	return rc;
 }
 
 const struct cev_locks *cev_locks_find(const struct cev *ev, const char *label,
@@ -883,26 +859,62 @@ const struct cev_lock *cev_lock_find(const struct cev_locks *l,
 
 /* --- the whole */
 
+/*
+ * The profile or lock table of one label, config and source, from the
+ * usable runs that have the source's file; none when no run gave data.
+ * 0, or -ENOMEM.
+ */
+static int build_table(struct cev *ev, const struct runset *rs,
+		       const char *label, const char *config,
+		       enum cev_source source)
+{
+	struct share_list shares = {0};
+	struct lock_list locks = {0};
+	size_t r, runs = 0;
+	int rc = 0;
+
+	for (r = 0; r < rs->nruns && rc >= 0; r++) {
+		const struct runset_run *run = &rs->runs[r];
+
+		if (strcmp(run->label, label) || strcmp(run->config, config) ||
+		    run->exclusion == RUNSET_PARTIAL ||
+		    !run_has_file(run, cev_source_file(source)))
+			continue;
+		if (source == CEV_LOCK_STAT)
+			rc = read_lock_stat(ev, run, &locks);
+		else if (source == CEV_PERF)
+			rc = read_perf(ev, run, &shares);
+		else
+			rc = read_readprofile(ev, run, &shares);
+		if (rc > 0)
+			runs++;
+	}
+	if (rc >= 0 && runs > 0)
+		rc = source == CEV_LOCK_STAT
+			     ? add_locks(ev, label, config, source, runs,
+					 &locks)
+			     : add_profile(ev, label, config, source, runs,
+					   &shares);
+	share_free(&shares);
+	lock_list_free(&locks);
+	return rc < 0 ? rc : 0;
+}
+
 int cev_build(struct cev *ev, const struct runset *rs,
 	      const struct score_table *t, struct err *err)
 {
 	size_t c, l;
-	int rc;
+	int rc, source;
 
 	memset(ev, 0, sizeof(*ev));
 	rc = build_contest(ev, rs, t);
-	for (c = 0; c < t->nconfigs && rc == 0; c++)
-		for (l = 0; l < t->nlabels && rc == 0; l++)
-			rc = build_profile(ev, rs, t->labels[l], t->configs[c],
-					   CEV_READPROFILE);
-	for (c = 0; c < t->nconfigs && rc == 0; c++)
-		for (l = 0; l < t->nlabels && rc == 0; l++)
-			rc = build_profile(ev, rs, t->labels[l], t->configs[c],
-					   CEV_PERF);
-	for (c = 0; c < t->nconfigs && rc == 0; c++)
-		for (l = 0; l < t->nlabels && rc == 0; l++)
-			rc = build_locks(ev, rs, t->labels[l], t->configs[c],
-					 CEV_LOCK_STAT);
+	/* Source by source: the remarks come out in that order. */
+	for (source = 0; source < CEV_SOURCE_NR && rc == 0; source++)
+		for (c = 0; c < t->nconfigs && rc == 0; c++)
+			for (l = 0; l < t->nlabels && rc == 0; l++)
+				rc = build_table(ev, rs, t->labels[l],
+						 t->configs[c],
+						 (enum cev_source)source);
 	if (rc < 0)
 		return err_set(err, rc, "out of memory");
 	return 0;

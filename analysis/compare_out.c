@@ -1527,6 +1527,38 @@ static json_t *json_contest(const struct cout_input *in, bool *oom)
 	return arr;
 }
 
+/*
+ * A new object for one profile or lock table: its config, label, source
+ * and run count, then an empty array under list_key, which *list gets
+ * (the object owns it). NULL, with *oom set, when out of memory.
+ */
+static json_t *json_evidence_table(const char *config, const char *label,
+				   enum cev_source source, size_t runs,
+				   const char *list_key, json_t **list,
+				   bool *oom)
+{
+	json_t *o = json_object();
+
+	*list = json_array();
+	if (!o || !*list) {
+		json_decref(o);
+		json_decref(*list);
+		*oom = true;
+		return NULL;
+	}
+	jset(o, "config", json_string(config), oom);
+	jset(o, "label", json_string(label), oom);
+	jset(o, "source", json_string(cev_source_name(source)), oom);
+	jset(o, "runs", json_integer((json_int_t)runs), oom);
+	/* On failure jansson has freed *list: the caller must not fill it. */
+	if (json_object_set_new(o, list_key, *list) < 0) {
+		json_decref(o);
+		*oom = true;
+		return NULL;
+	}
+	return o;
+}
+
 static json_t *json_profiles(const struct cout_input *in, bool *oom)
 {
 	json_t *arr = json_array();
@@ -1534,18 +1566,12 @@ static json_t *json_profiles(const struct cout_input *in, bool *oom)
 
 	for (i = 0; arr && i < in->ev->nprofiles; i++) {
 		const struct cev_profile *p = &in->ev->profiles[i];
-		json_t *o = json_object(), *syms = json_array();
+		json_t *syms;
+		json_t *o = json_evidence_table(p->config, p->label, p->source,
+						p->runs, "symbols", &syms, oom);
 
-		if (!o || !syms) {
-			json_decref(o);
-			json_decref(syms);
-			*oom = true;
+		if (!o)
 			continue;
-		}
-		jset(o, "config", json_string(p->config), oom);
-		jset(o, "label", json_string(p->label), oom);
-		jset(o, "source", json_string(cev_source_name(p->source)), oom);
-		jset(o, "runs", json_integer((json_int_t)p->runs), oom);
 		for (k = 0; k < p->nsyms && k < CEV_TOP_SYMBOLS * 5; k++) {
 			json_t *s = json_object();
 
@@ -1557,7 +1583,6 @@ static json_t *json_profiles(const struct cout_input *in, bool *oom)
 			jset(s, "pct", jnum(p->syms[k].pct), oom);
 			jpush(syms, s, oom);
 		}
-		jset(o, "symbols", syms, oom);
 		jpush(arr, o, oom);
 	}
 	return arr;
@@ -1570,19 +1595,13 @@ static json_t *json_locks(const struct cout_input *in, bool *oom)
 
 	for (i = 0; arr && i < in->ev->nlocks; i++) {
 		const struct cev_locks *lk = &in->ev->locks[i];
-		json_t *o = json_object(), *locks = json_array();
+		json_t *locks;
+		json_t *o =
+			json_evidence_table(lk->config, lk->label, lk->source,
+					    lk->runs, "locks", &locks, oom);
 
-		if (!o || !locks) {
-			json_decref(o);
-			json_decref(locks);
-			*oom = true;
+		if (!o)
 			continue;
-		}
-		jset(o, "config", json_string(lk->config), oom);
-		jset(o, "label", json_string(lk->label), oom);
-		jset(o, "source", json_string(cev_source_name(lk->source)),
-		     oom);
-		jset(o, "runs", json_integer((json_int_t)lk->runs), oom);
 		for (k = 0; k < lk->nlocks; k++) {
 			const struct cev_lock *x = &lk->locks[k];
 			json_t *s;
@@ -1601,16 +1620,15 @@ static json_t *json_locks(const struct cout_input *in, bool *oom)
 			jset(s, "acquisitions", jnum(x->acquisitions), oom);
 			jpush(locks, s, oom);
 		}
-		jset(o, "locks", locks, oom);
 		jpush(arr, o, oom);
 	}
 	return arr;
 }
 
-static json_t *json_problems(const struct runset_problem *v, size_t n,
-			     bool *oom)
+/* Append a {dir, reason} object to arr (NULL: nothing) per problem. */
+static void json_push_problems(json_t *arr, const struct runset_problem *v,
+			       size_t n, bool *oom)
 {
-	json_t *arr = json_array();
 	size_t i;
 
 	for (i = 0; arr && i < n; i++) {
@@ -1624,6 +1642,14 @@ static json_t *json_problems(const struct runset_problem *v, size_t n,
 		jset(o, "reason", json_string(v[i].reason), oom);
 		jpush(arr, o, oom);
 	}
+}
+
+static json_t *json_problems(const struct runset_problem *v, size_t n,
+			     bool *oom)
+{
+	json_t *arr = json_array();
+
+	json_push_problems(arr, v, n, oom);
 	return arr;
 }
 
@@ -1743,17 +1769,7 @@ static int write_json(FILE *f, const struct cout_input *in, struct err *err)
 	jset(root, "broken",
 	     json_problems(in->rs->broken, in->rs->nbroken, &oom), &oom);
 	remarks = json_problems(in->rs->remarks, in->rs->nremarks, &oom);
-	for (i = 0; remarks && i < in->ev->nremarks; i++) {
-		json_t *o = json_object();
-
-		if (!o) {
-			oom = true;
-			continue;
-		}
-		jset(o, "dir", json_string(in->ev->remarks[i].dir), &oom);
-		jset(o, "reason", json_string(in->ev->remarks[i].reason), &oom);
-		jpush(remarks, o, &oom);
-	}
+	json_push_problems(remarks, in->ev->remarks, in->ev->nremarks, &oom);
 	jset(root, "notes", remarks, &oom);
 	if (oom)
 		rc = err_set(err, -ENOMEM, "out of memory");

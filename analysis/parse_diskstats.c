@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/textline.h"
+
 #define DISKSTATS_TOKENS_MAX 24 /* 20 fields today */
 
 static const char *const diskstats_names[DS_NR] = {
@@ -32,43 +34,6 @@ static const char *const diskstats_names[DS_NR] = {
 	[DS_FLUSH_MS] = "flush_ms",
 };
 
-/* Split line in place at blanks; the count, or SIZE_MAX past max. */
-static size_t diskstats_split(char *line, char **tok, size_t max)
-{
-	size_t n = 0;
-	char *p = line;
-
-	for (;;) {
-		while (*p == ' ' || *p == '\t' || *p == '\r')
-			p++;
-		if (*p == '\0')
-			return n;
-		if (n == max)
-			return SIZE_MAX;
-		tok[n++] = p;
-		while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\r')
-			p++;
-		if (*p != '\0')
-			*p++ = '\0';
-	}
-}
-
-/* An unsigned decimal that fits in 64 bits. */
-static bool diskstats_u64(const char *s, uint64_t *v)
-{
-	const char *p;
-	char *end;
-
-	if (*s == '\0')
-		return false;
-	for (p = s; *p; p++)
-		if (*p < '0' || *p > '9')
-			return false;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return errno == 0 && *end == '\0';
-}
-
 /* One line: 1 when stored, 0 when bad, or -ENOMEM. */
 static int diskstats_line(struct diskstats_snapshot *s, char **tok, size_t ntok)
 {
@@ -80,11 +45,12 @@ static int diskstats_line(struct diskstats_snapshot *s, char **tok, size_t ntok)
 	if (ntok != 14 && ntok != 18 && ntok != 20)
 		return 0;
 	d.nfields = ntok - 3;
-	if (!diskstats_u64(tok[0], &major) || !diskstats_u64(tok[1], &minor) ||
-	    major > UINT_MAX || minor > UINT_MAX)
+	if (!textline_uint(tok[0], 10, &major) ||
+	    !textline_uint(tok[1], 10, &minor) || major > UINT_MAX ||
+	    minor > UINT_MAX)
 		return 0;
 	for (i = 0; i < d.nfields; i++)
-		if (!diskstats_u64(tok[3 + i], &d.v[i]))
+		if (!textline_uint(tok[3 + i], 10, &d.v[i]))
 			return 0;
 	d.major = (unsigned int)major;
 	d.minor = (unsigned int)minor;
@@ -107,45 +73,37 @@ static int diskstats_line(struct diskstats_snapshot *s, char **tok, size_t ntok)
 
 int diskstats_parse(FILE *f, struct diskstats_snapshot *out, struct err *err)
 {
+	struct textline tl = {0};
 	char *tok[DISKSTATS_TOKENS_MAX];
-	char *line = NULL;
-	size_t cap = 0, lineno = 0, nonblank = 0, ntok;
-	ssize_t len;
-	int rc = 0;
+	size_t nonblank = 0, ntok;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		bool complete = len > 0 && line[len - 1] == '\n';
-
-		lineno++;
-		if (complete)
-			line[--len] = '\0';
-		if (memchr(line, '\0', (size_t)len)) {
+	while ((rc = textline_read(&tl, f, err)) > 0) {
+		if (textline_has_nul(&tl)) {
 			nonblank++;
 			out->bad_lines++;
 			continue;
 		}
-		ntok = diskstats_split(line, tok, DISKSTATS_TOKENS_MAX);
+		ntok = textline_split(tl.line, tok, DISKSTATS_TOKENS_MAX);
 		if (ntok == 0)
 			continue;
 		nonblank++;
-		if (!complete || ntok == SIZE_MAX) {
+		if (!tl.complete || ntok == SIZE_MAX) {
 			out->bad_lines++;
 			continue;
 		}
 		rc = diskstats_line(out, tok, ntok);
 		if (rc < 0) {
-			err_set(err, rc, "line %zu: out of memory", lineno);
+			err_set(err, rc, "line %zu: out of memory", tl.lineno);
 			goto fail;
 		}
 		if (rc == 0)
 			out->bad_lines++;
 		rc = 0;
 	}
-	if (ferror(f)) {
-		rc = err_set(err, -EIO, "read error after line %zu", lineno);
+	if (rc < 0)
 		goto fail;
-	}
 	if (nonblank == 0) {
 		rc = err_set(err, -ENODATA, "empty /proc/diskstats snapshot");
 		goto fail;
@@ -157,32 +115,25 @@ int diskstats_parse(FILE *f, struct diskstats_snapshot *out, struct err *err)
 			out->bad_lines);
 		goto fail;
 	}
-	free(line);
+	textline_free(&tl);
 	return 0;
 fail:
-	free(line);
+	textline_free(&tl);
 	diskstats_free(out);
 	return rc;
+}
+
+/* diskstats_parse() with the out that textline_parse_file() hands on. */
+static int diskstats_parse_stream(FILE *f, void *out, struct err *err)
+{
+	return diskstats_parse(f, out, err);
 }
 
 int diskstats_parse_file(const char *path, struct diskstats_snapshot *out,
 			 struct err *err)
 {
-	char msg[ERR_MSG_MAX];
-	FILE *f;
-	int rc;
-
 	memset(out, 0, sizeof(*out));
-	f = fopen(path, "r");
-	if (!f)
-		return err_set(err, -errno, "%s: %s", path, strerror(errno));
-	rc = diskstats_parse(f, out, err);
-	fclose(f);
-	if (rc && err) {
-		snprintf(msg, sizeof(msg), "%s", err->msg);
-		err_set(err, rc, "%s: %s", path, msg);
-	}
-	return rc;
+	return textline_parse_file(path, diskstats_parse_stream, out, err);
 }
 
 void diskstats_free(struct diskstats_snapshot *s)

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/textline.h"
+
 #define IRQ_LABEL_MAX 32 /* "NMI", "IPI0", "1234": labels are short */
 
 static bool irq_blank(char c)
@@ -200,45 +202,37 @@ nomem:
 
 int irq_parse(FILE *f, struct irq_snapshot *out, struct err *err)
 {
-	char *line = NULL;
-	size_t cap = 0, lineno = 0, nonblank = 0;
-	ssize_t len;
-	int rc = 0;
+	struct textline tl = {0};
+	size_t nonblank = 0;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		bool complete = len > 0 && line[len - 1] == '\n';
-
-		lineno++;
-		if (complete)
-			line[--len] = '\0';
-		if (*irq_skip_blank(line) == '\0' &&
-		    strlen(line) == (size_t)len)
+	while ((rc = textline_read(&tl, f, err)) > 0) {
+		if (*irq_skip_blank(tl.line) == '\0' &&
+		    strlen(tl.line) == tl.len)
 			continue;
 		nonblank++;
-		if (!complete || memchr(line, '\0', (size_t)len)) {
+		if (!tl.complete || textline_has_nul(&tl)) {
 			out->bad_lines++;
 			continue;
 		}
 		if (out->ncpu == 0) {
-			rc = irq_header(line, out);
+			rc = irq_header(tl.line, out);
 			if (rc < 0)
 				goto nomem;
 			if (rc == 0)
 				out->bad_lines++;
 			continue;
 		}
-		rc = irq_count_line(line, out);
+		rc = irq_count_line(tl.line, out);
 		if (rc < 0)
 			goto nomem;
 		if (rc == 0)
 			out->bad_lines++;
 	}
-	free(line);
-	if (ferror(f)) {
-		rc = err_set(err, -EIO, "read error after line %zu", lineno);
+	textline_free(&tl);
+	if (rc < 0)
 		goto fail;
-	}
 	if (nonblank == 0) {
 		rc = err_set(err, -ENODATA, "empty /proc/interrupts snapshot");
 		goto fail;
@@ -258,30 +252,23 @@ int irq_parse(FILE *f, struct irq_snapshot *out, struct err *err)
 	}
 	return 0;
 nomem:
-	free(line);
-	rc = err_set(err, -ENOMEM, "line %zu: out of memory", lineno);
+	rc = err_set(err, -ENOMEM, "line %zu: out of memory", tl.lineno);
+	textline_free(&tl);
 fail:
 	irq_free(out);
 	return rc;
 }
 
+/* irq_parse() with the out that textline_parse_file() hands on. */
+static int irq_parse_stream(FILE *f, void *out, struct err *err)
+{
+	return irq_parse(f, out, err);
+}
+
 int irq_parse_file(const char *path, struct irq_snapshot *out, struct err *err)
 {
-	char msg[ERR_MSG_MAX];
-	FILE *f;
-	int rc;
-
 	memset(out, 0, sizeof(*out));
-	f = fopen(path, "r");
-	if (!f)
-		return err_set(err, -errno, "%s: %s", path, strerror(errno));
-	rc = irq_parse(f, out, err);
-	fclose(f);
-	if (rc && err) {
-		snprintf(msg, sizeof(msg), "%s", err->msg);
-		err_set(err, rc, "%s: %s", path, msg);
-	}
-	return rc;
+	return textline_parse_file(path, irq_parse_stream, out, err);
 }
 
 void irq_free(struct irq_snapshot *s)

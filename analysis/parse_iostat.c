@@ -18,6 +18,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/textline.h"
+
 #define IOSTAT_TOKENS_MAX 64 /* sysstat 12 prints 22 columns */
 #define IOSTAT_JSON_DEPTH 64 /* iostat nests 6 deep */
 
@@ -73,27 +75,6 @@ static const struct iostat_col *iostat_col_find(const char *name)
 		if (strcmp(iostat_cols[i].name, name) == 0)
 			return &iostat_cols[i];
 	return NULL;
-}
-
-/* Split line in place at blanks; the count, or SIZE_MAX past max. */
-static size_t iostat_split(char *line, char **tok, size_t max)
-{
-	size_t n = 0;
-	char *p = line;
-
-	for (;;) {
-		while (*p == ' ' || *p == '\t' || *p == '\r')
-			p++;
-		if (*p == '\0')
-			return n;
-		if (n == max)
-			return SIZE_MAX;
-		tok[n++] = p;
-		while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\r')
-			p++;
-		if (*p != '\0')
-			*p++ = '\0';
-	}
 }
 
 /*
@@ -341,32 +322,26 @@ static int iostat_text_device(struct iostat_text *st, struct iostat_data *d,
 
 static int iostat_parse_text(FILE *f, struct iostat_data *out, struct err *err)
 {
+	struct textline tl = {0};
 	struct iostat_text st = {.all_timed = true};
 	char *tok[IOSTAT_TOKENS_MAX];
-	char *line = NULL;
-	size_t cap = 0, lineno = 0, ntok, nsamples = 0;
-	ssize_t len;
+	size_t ntok, nsamples = 0;
 	bool seen_header = false;
 	int64_t t;
-	int rc = 0;
+	int rc;
 
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		bool complete = len > 0 && line[len - 1] == '\n';
-
-		lineno++;
-		if (complete)
-			line[--len] = '\0';
-		if (memchr(line, '\0', (size_t)len)) {
+	while ((rc = textline_read(&tl, f, err)) > 0) {
+		if (textline_has_nul(&tl)) {
 			out->bad_lines++;
 			continue;
 		}
-		ntok = iostat_split(line, tok, IOSTAT_TOKENS_MAX);
+		ntok = textline_split(tl.line, tok, IOSTAT_TOKENS_MAX);
 		if (ntok == 0) {
 			st.in_block = false;
 			st.cpu_values = false;
 			continue;
 		}
-		if (!complete || ntok == SIZE_MAX) {
+		if (!tl.complete || ntok == SIZE_MAX) {
 			out->bad_lines++;
 			continue;
 		}
@@ -394,7 +369,7 @@ static int iostat_parse_text(FILE *f, struct iostat_data *out, struct err *err)
 			rc = iostat_text_device(&st, out, tok, ntok);
 			if (rc < 0) {
 				err_set(err, rc, "line %zu: out of memory",
-					lineno);
+					tl.lineno);
 				goto out;
 			}
 			out->bad_lines += (size_t)rc;
@@ -412,10 +387,8 @@ static int iostat_parse_text(FILE *f, struct iostat_data *out, struct err *err)
 			continue;
 		out->bad_lines++;
 	}
-	if (ferror(f)) {
-		rc = err_set(err, -EIO, "read error after line %zu", lineno);
+	if (rc < 0)
 		goto out;
-	}
 	if (!seen_header) {
 		rc = err_set(err, -EINVAL,
 			     "no iostat \"Device\" header with a known column");
@@ -429,7 +402,7 @@ static int iostat_parse_text(FILE *f, struct iostat_data *out, struct err *err)
 	}
 	out->has_time = st.all_timed;
 out:
-	free(line);
+	textline_free(&tl);
 	return rc;
 }
 
@@ -595,7 +568,7 @@ static int iostat_json_walk(json_t *root, struct iostat_data *out,
 			if (json_is_string(ts) &&
 			    json_string_length(ts) < sizeof(tsbuf)) {
 				strcpy(tsbuf, json_string_value(ts));
-				ntok = iostat_split(tsbuf, tok, 4);
+				ntok = textline_split(tsbuf, tok, 4);
 				if (ntok == SIZE_MAX ||
 				    !iostat_time(tok, ntok, &t))
 					all_timed = false;
@@ -682,24 +655,17 @@ int iostat_parse(FILE *f, struct iostat_data *out, struct err *err)
 	return rc;
 }
 
+/* iostat_parse() with the out that textline_parse_file() hands on. */
+static int iostat_parse_stream(FILE *f, void *out, struct err *err)
+{
+	return iostat_parse(f, out, err);
+}
+
 int iostat_parse_file(const char *path, struct iostat_data *out,
 		      struct err *err)
 {
-	char msg[ERR_MSG_MAX];
-	FILE *f;
-	int rc;
-
 	memset(out, 0, sizeof(*out));
-	f = fopen(path, "r");
-	if (!f)
-		return err_set(err, -errno, "%s: %s", path, strerror(errno));
-	rc = iostat_parse(f, out, err);
-	fclose(f);
-	if (rc && err) {
-		snprintf(msg, sizeof(msg), "%s", err->msg);
-		err_set(err, rc, "%s: %s", path, msg);
-	}
-	return rc;
+	return textline_parse_file(path, iostat_parse_stream, out, err);
 }
 
 void iostat_free(struct iostat_data *d)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analysis/symbols.h"
+#include "analysis/textline.h"
 
 #define LOCKSTAT_TOKENS_MAX 64 /* 13 in version 0.4 */
 
@@ -41,48 +42,6 @@ struct lockstat_state {
 	int rules;		      /* dashed rules since the class line */
 	bool in_class; /* a class line came and no dotted rule yet */
 };
-
-static size_t lockstat_split(char *line, char **tok, size_t max)
-{
-	size_t n = 0;
-	char *p = line;
-
-	for (;;) {
-		while (*p == ' ' || *p == '\t' || *p == '\r')
-			p++;
-		if (*p == '\0')
-			return n;
-		if (n == max)
-			return SIZE_MAX;
-		tok[n++] = p;
-		while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\r')
-			p++;
-		if (*p != '\0')
-			*p++ = '\0';
-	}
-}
-
-/* A non-negative decimal ("18411", "0.11"). */
-static bool lockstat_number(const char *s, double *v)
-{
-	const char *p;
-	bool digits = false, dot = false;
-	char *end;
-
-	for (p = s; *p; p++) {
-		if (*p >= '0' && *p <= '9')
-			digits = true;
-		else if (*p == '.' && !dot)
-			dot = true;
-		else
-			return false;
-	}
-	if (!digits)
-		return false;
-	errno = 0;
-	*v = strtod(s, &end);
-	return errno == 0 && *end == '\0' && isfinite(*v);
-}
 
 /* Is the (single-token) line made of c only, as rules are? */
 static bool lockstat_rule(char **tok, size_t ntok, char c)
@@ -168,7 +127,7 @@ static int lockstat_class_line(struct lockstat_state *st,
 	for (i = 0; i < LS_NR; i++)
 		c.v[i] = NAN;
 	for (i = first; i < ntok; i++) {
-		if (!lockstat_number(tok[i], &v))
+		if (!textline_decimal(tok[i], false, &v))
 			return 1;
 		if (st->col[i - first] >= 0)
 			c.v[st->col[i - first]] = v;
@@ -216,7 +175,8 @@ static int lockstat_point_line(struct lockstat_state *st,
 		    strcmp(tok[i] + len - 2, ">]") == 0)
 			ip = i;
 	}
-	if (!ip || ip + 1 >= ntok || !lockstat_number(tok[ip - 1], &v) ||
+	if (!ip || ip + 1 >= ntok ||
+	    !textline_decimal(tok[ip - 1], false, &v) ||
 	    strchr(tok[ip - 1], '.') || v > 9007199254740992.0)
 		return 1;
 	pt.count = (uint64_t)v;
@@ -245,21 +205,18 @@ nomem:
 
 int lockstat_parse(FILE *f, struct lockstat_data *out, struct err *err)
 {
+	struct textline tl = {0};
 	struct lockstat_state st = {.ncols = 0};
 	char *tok[LOCKSTAT_TOKENS_MAX + 2];
-	char *line = NULL, *copy = NULL;
-	size_t cap = 0, lineno = 0, nonblank = 0, ntok;
-	ssize_t len;
-	int rc = 0;
+	char *copy = NULL;
+	size_t nonblank = 0, ntok;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		bool complete = len > 0 && line[len - 1] == '\n';
+	while ((rc = textline_read(&tl, f, err)) > 0) {
+		char *line = tl.line;
 
-		lineno++;
-		if (complete)
-			line[--len] = '\0';
-		if (memchr(line, '\0', (size_t)len)) {
+		if (textline_has_nul(&tl)) {
 			nonblank++;
 			out->bad_lines++;
 			continue;
@@ -268,18 +225,18 @@ int lockstat_parse(FILE *f, struct lockstat_data *out, struct err *err)
 			rc = err_set(
 				err, -EINVAL,
 				"line %zu: the kernel says lock debugging was disabled: lock_stat data not valid",
-				lineno);
+				tl.lineno);
 			goto fail;
 		}
 		free(copy);
 		copy = strdup(line);
 		if (!copy)
 			goto nomem;
-		ntok = lockstat_split(line, tok, LOCKSTAT_TOKENS_MAX + 2);
+		ntok = textline_split(line, tok, LOCKSTAT_TOKENS_MAX + 2);
 		if (ntok == 0)
 			continue;
 		nonblank++;
-		if (!complete || ntok == SIZE_MAX) {
+		if (!tl.complete || ntok == SIZE_MAX) {
 			out->bad_lines++;
 			continue;
 		}
@@ -318,10 +275,8 @@ int lockstat_parse(FILE *f, struct lockstat_data *out, struct err *err)
 			out->bad_lines++;
 		rc = 0;
 	}
-	if (ferror(f)) {
-		rc = err_set(err, -EIO, "read error after line %zu", lineno);
+	if (rc < 0)
 		goto fail;
-	}
 	if (nonblank == 0) {
 		rc = err_set(err, -ENODATA, "empty lock_stat");
 		goto fail;
@@ -332,36 +287,29 @@ int lockstat_parse(FILE *f, struct lockstat_data *out, struct err *err)
 			"no \"class name ... contentions ...\" header: not /proc/lock_stat");
 		goto fail;
 	}
-	free(line);
+	textline_free(&tl);
 	free(copy);
 	return 0;
 nomem:
-	rc = err_set(err, -ENOMEM, "line %zu: out of memory", lineno);
+	rc = err_set(err, -ENOMEM, "line %zu: out of memory", tl.lineno);
 fail:
-	free(line);
+	textline_free(&tl);
 	free(copy);
 	lockstat_free(out);
 	return rc;
 }
 
+/* lockstat_parse() with the out that textline_parse_file() hands on. */
+static int lockstat_parse_stream(FILE *f, void *out, struct err *err)
+{
+	return lockstat_parse(f, out, err);
+}
+
 int lockstat_parse_file(const char *path, struct lockstat_data *out,
 			struct err *err)
 {
-	char msg[ERR_MSG_MAX];
-	FILE *f;
-	int rc;
-
 	memset(out, 0, sizeof(*out));
-	f = fopen(path, "r");
-	if (!f)
-		return err_set(err, -errno, "%s: %s", path, strerror(errno));
-	rc = lockstat_parse(f, out, err);
-	fclose(f);
-	if (rc && err) {
-		snprintf(msg, sizeof(msg), "%s", err->msg);
-		err_set(err, rc, "%s: %s", path, msg);
-	}
-	return rc;
+	return textline_parse_file(path, lockstat_parse_stream, out, err);
 }
 
 void lockstat_free(struct lockstat_data *d)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "analysis/symbols.h"
+#include "analysis/textline.h"
 
 #define PERF_COLS_MAX 16 /* perf has a dozen sort keys */
 
@@ -374,45 +375,39 @@ static int perf_event_line(struct perf_state *st, struct perf_report *r,
 
 int perf_parse(FILE *f, struct perf_report *out, struct err *err)
 {
+	struct textline tl = {0};
 	struct perf_state st = {.nnames = 0};
-	char *line = NULL;
-	size_t cap = 0, lineno = 0, nonblank = 0, indent;
+	size_t nonblank = 0, indent;
 	bool header_seen = false;
-	ssize_t len;
-	int rc = 0;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
 	out->events = calloc(1, sizeof(*out->events));
 	if (!out->events || !(out->events[0] = strdup("")))
 		goto nomem;
 	out->nevents = 1;
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		bool complete = len > 0 && line[len - 1] == '\n';
-
-		lineno++;
-		if (complete)
-			line[--len] = '\0';
-		if (line[strspn(line, " \t\r")] == '\0' &&
-		    strlen(line) == (size_t)len)
+	while ((rc = textline_read(&tl, f, err)) > 0) {
+		if (tl.line[strspn(tl.line, " \t\r")] == '\0' &&
+		    strlen(tl.line) == tl.len)
 			continue;
 		nonblank++;
-		if (!complete || memchr(line, '\0', (size_t)len)) {
+		if (!tl.complete || textline_has_nul(&tl)) {
 			out->bad_lines++;
 			continue;
 		}
-		if (line[0] == '#') {
-			if (perf_event_line(&st, out, line) < 0)
+		if (tl.line[0] == '#') {
+			if (perf_event_line(&st, out, tl.line) < 0)
 				goto nomem;
-			if (st.nnames && perf_dots(&st, line))
+			if (st.nnames && perf_dots(&st, tl.line))
 				header_seen = true;
-			else if (!perf_header(&st, line))
+			else if (!perf_header(&st, tl.line))
 				st.nnames = 0;
 			continue;
 		}
 		if (st.ncols)
-			rc = perf_columns_line(&st, out, line, (size_t)len);
+			rc = perf_columns_line(&st, out, tl.line, tl.len);
 		else if (!header_seen)
-			rc = perf_plain_line(&st, out, line, (size_t)len);
+			rc = perf_plain_line(&st, out, tl.line, tl.len);
 		else
 			rc = 1;
 		if (rc < 0)
@@ -422,7 +417,7 @@ int perf_parse(FILE *f, struct perf_report *out, struct err *err)
 			 * Call-graph lines start at or right of the second
 			 * column; an entry's overhead ends left of it.
 			 */
-			indent = strspn(line, " \t");
+			indent = strspn(tl.line, " \t");
 			if (out->n > 0 &&
 			    indent >= (st.ncols > 1 ? st.start[1] : 10))
 				out->callgraph_lines++;
@@ -431,10 +426,8 @@ int perf_parse(FILE *f, struct perf_report *out, struct err *err)
 		}
 		rc = 0;
 	}
-	if (ferror(f)) {
-		rc = err_set(err, -EIO, "read error after line %zu", lineno);
+	if (rc < 0)
 		goto fail;
-	}
 	if (nonblank == 0) {
 		rc = err_set(err, -ENODATA, "empty perf report");
 		goto fail;
@@ -451,33 +444,26 @@ int perf_parse(FILE *f, struct perf_report *out, struct err *err)
 			     out->bad_lines);
 		goto fail;
 	}
-	free(line);
+	textline_free(&tl);
 	return 0;
 nomem:
-	rc = err_set(err, -ENOMEM, "line %zu: out of memory", lineno);
+	rc = err_set(err, -ENOMEM, "line %zu: out of memory", tl.lineno);
 fail:
-	free(line);
+	textline_free(&tl);
 	perf_free(out);
 	return rc;
 }
 
+/* perf_parse() with the out that textline_parse_file() hands on. */
+static int perf_parse_stream(FILE *f, void *out, struct err *err)
+{
+	return perf_parse(f, out, err);
+}
+
 int perf_parse_file(const char *path, struct perf_report *out, struct err *err)
 {
-	char msg[ERR_MSG_MAX];
-	FILE *f;
-	int rc;
-
 	memset(out, 0, sizeof(*out));
-	f = fopen(path, "r");
-	if (!f)
-		return err_set(err, -errno, "%s: %s", path, strerror(errno));
-	rc = perf_parse(f, out, err);
-	fclose(f);
-	if (rc && err) {
-		snprintf(msg, sizeof(msg), "%s", err->msg);
-		err_set(err, rc, "%s: %s", path, msg);
-	}
-	return rc;
+	return textline_parse_file(path, perf_parse_stream, out, err);
 }
 
 void perf_free(struct perf_report *r)

@@ -9,73 +9,13 @@
 #include "analysis/parse_readprofile.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/symbols.h"
+#include "analysis/textline.h"
 
 #define RPROF_TOKENS_MAX 5
-
-static size_t rprof_split(char *line, char **tok, size_t max)
-{
-	size_t n = 0;
-	char *p = line;
-
-	for (;;) {
-		while (*p == ' ' || *p == '\t' || *p == '\r')
-			p++;
-		if (*p == '\0')
-			return n;
-		if (n == max)
-			return SIZE_MAX;
-		tok[n++] = p;
-		while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\r')
-			p++;
-		if (*p != '\0')
-			*p++ = '\0';
-	}
-}
-
-/* An unsigned integer in base (10 or 16), no sign, no prefix. */
-static bool rprof_uint(const char *s, int base, uint64_t *v)
-{
-	const char *p;
-	char *end;
-
-	if (*s == '\0')
-		return false;
-	for (p = s; *p; p++)
-		if (!(*p >= '0' && *p <= '9') &&
-		    !(base == 16 &&
-		      ((*p >= 'a' && *p <= 'f') || (*p >= 'A' && *p <= 'F'))))
-			return false;
-	errno = 0;
-	*v = strtoull(s, &end, base);
-	return errno == 0 && *end == '\0';
-}
-
-/* A non-negative decimal such as "777.2318". */
-static bool rprof_load(const char *s, double *v)
-{
-	const char *p;
-	bool digits = false, dot = false;
-	char *end;
-
-	for (p = s; *p; p++) {
-		if (*p >= '0' && *p <= '9')
-			digits = true;
-		else if (*p == '.' && !dot)
-			dot = true;
-		else
-			return false;
-	}
-	if (!digits)
-		return false;
-	errno = 0;
-	*v = strtod(s, &end);
-	return errno == 0 && *end == '\0' && isfinite(*v);
-}
 
 static int rprof_append(struct rprof_profile *p, const char *name,
 			uint64_t ticks, double load, uint64_t addr)
@@ -110,23 +50,23 @@ static int rprof_line(struct rprof_profile *p, char **tok, size_t ntok,
 	double load;
 
 	if (ntok == 2 && strcmp(tok[1], "*unknown*") == 0) {
-		if (p->has_unknown || !rprof_uint(tok[0], 10, &ticks))
+		if (p->has_unknown || !textline_uint(tok[0], 10, &ticks))
 			return 1;
 		p->has_unknown = true;
 		p->unknown_ticks = ticks;
 		return 0;
 	}
 	if (ntok == 3) {
-		if (!rprof_uint(tok[0], 10, &ticks) ||
-		    !rprof_load(tok[2], &load))
+		if (!textline_uint(tok[0], 10, &ticks) ||
+		    !textline_decimal(tok[2], false, &load))
 			return 1;
 		*plain_seen = true;
 		return rprof_append(p, tok[1], ticks, load, 0);
 	}
 	if (ntok == 4) {
-		if (!rprof_uint(tok[0], 16, &addr) ||
-		    !rprof_uint(tok[2], 10, &ticks) ||
-		    !rprof_load(tok[3], &load))
+		if (!textline_uint(tok[0], 16, &addr) ||
+		    !textline_uint(tok[2], 10, &ticks) ||
+		    !textline_decimal(tok[3], false, &load))
 			return 1;
 		*verbose_seen = true;
 		return rprof_append(p, tok[1], ticks, load, addr);
@@ -136,54 +76,46 @@ static int rprof_line(struct rprof_profile *p, char **tok, size_t ntok,
 
 int rprof_parse(FILE *f, struct rprof_profile *out, struct err *err)
 {
+	struct textline tl = {0};
 	char *tok[RPROF_TOKENS_MAX];
-	char *line = NULL;
-	size_t cap = 0, lineno = 0, ntok, i;
+	size_t ntok, i;
 	bool verbose = false, plain = false;
 	struct rprof_entry *last;
-	ssize_t len;
-	int rc = 0;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		bool complete = len > 0 && line[len - 1] == '\n';
-
-		lineno++;
-		if (complete)
-			line[--len] = '\0';
-		if (memchr(line, '\0', (size_t)len)) {
+	while ((rc = textline_read(&tl, f, err)) > 0) {
+		if (textline_has_nul(&tl)) {
 			rc = err_set(err, -EINVAL, "line %zu: NUL byte",
-				     lineno);
+				     tl.lineno);
 			goto fail;
 		}
-		ntok = rprof_split(line, tok, RPROF_TOKENS_MAX);
+		ntok = textline_split(tl.line, tok, RPROF_TOKENS_MAX);
 		if (ntok == 0)
 			continue;
-		if (!complete) {
+		if (!tl.complete) {
 			rc = err_set(err, -EINVAL,
 				     "line %zu: cut short (no newline)",
-				     lineno);
+				     tl.lineno);
 			goto fail;
 		}
 		rc = ntok == SIZE_MAX
 			     ? 1
 			     : rprof_line(out, tok, ntok, &verbose, &plain);
 		if (rc < 0) {
-			err_set(err, rc, "line %zu: out of memory", lineno);
+			err_set(err, rc, "line %zu: out of memory", tl.lineno);
 			goto fail;
 		}
 		if (rc > 0) {
 			rc = err_set(
 				err, -EINVAL,
 				"line %zu: not a readprofile line (ticks function load)",
-				lineno);
+				tl.lineno);
 			goto fail;
 		}
 	}
-	if (ferror(f)) {
-		rc = err_set(err, -EIO, "read error after line %zu", lineno);
+	if (rc < 0)
 		goto fail;
-	}
 	if (out->n == 0 && !out->has_unknown) {
 		rc = err_set(err, -ENODATA, "empty readprofile output");
 		goto fail;
@@ -218,32 +150,25 @@ int rprof_parse(FILE *f, struct rprof_profile *out, struct err *err)
 	free(last->name);
 	out->n--;
 	out->verbose = verbose;
-	free(line);
+	textline_free(&tl);
 	return 0;
 fail:
-	free(line);
+	textline_free(&tl);
 	rprof_free(out);
 	return rc;
+}
+
+/* rprof_parse() with the out that textline_parse_file() hands on. */
+static int rprof_parse_stream(FILE *f, void *out, struct err *err)
+{
+	return rprof_parse(f, out, err);
 }
 
 int rprof_parse_file(const char *path, struct rprof_profile *out,
 		     struct err *err)
 {
-	char msg[ERR_MSG_MAX];
-	FILE *f;
-	int rc;
-
 	memset(out, 0, sizeof(*out));
-	f = fopen(path, "r");
-	if (!f)
-		return err_set(err, -errno, "%s: %s", path, strerror(errno));
-	rc = rprof_parse(f, out, err);
-	fclose(f);
-	if (rc && err) {
-		snprintf(msg, sizeof(msg), "%s", err->msg);
-		err_set(err, rc, "%s: %s", path, msg);
-	}
-	return rc;
+	return textline_parse_file(path, rprof_parse_stream, out, err);
 }
 
 void rprof_free(struct rprof_profile *p)

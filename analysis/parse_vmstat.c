@@ -16,6 +16,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "analysis/textline.h"
+
 #define VMSTAT_TOKENS_MAX 64 /* more fields than this is not vmstat */
 
 /* What vmstat_parse keeps between lines. */
@@ -26,52 +28,6 @@ struct vmstat_state {
 	size_t ntok_data;     /* tokens a data line has */
 	bool since_boot_done; /* the since-boot line was consumed */
 };
-
-/* Split line in place at blanks; returns the count, or SIZE_MAX if more
- * than max tokens. */
-static size_t vmstat_split(char *line, char **tok, size_t max)
-{
-	size_t n = 0;
-	char *p = line;
-
-	for (;;) {
-		while (*p == ' ' || *p == '\t' || *p == '\r')
-			p++;
-		if (*p == '\0')
-			return n;
-		if (n == max)
-			return SIZE_MAX;
-		tok[n++] = p;
-		while (*p != '\0' && *p != ' ' && *p != '\t' && *p != '\r')
-			p++;
-		if (*p != '\0')
-			*p++ = '\0';
-	}
-}
-
-/* A plain decimal number (vmstat prints no sign, exponent or "nan"). */
-static bool vmstat_number(const char *s, double *v)
-{
-	const char *p = s;
-	bool digits = false, dot = false;
-	char *end;
-
-	if (*p == '-')
-		p++;
-	for (; *p; p++) {
-		if (*p >= '0' && *p <= '9')
-			digits = true;
-		else if (*p == '.' && !dot)
-			dot = true;
-		else
-			return false;
-	}
-	if (!digits)
-		return false;
-	errno = 0;
-	*v = strtod(s, &end);
-	return errno == 0 && *end == '\0' && isfinite(*v);
-}
 
 /* "YYYY-MM-DD" and "HH:MM:SS" into tm; false if either is malformed. */
 static bool vmstat_date_time(const char *date, const char *clock, struct tm *tm)
@@ -115,7 +71,7 @@ static bool vmstat_is_header(char **tok, size_t ntok)
 		return false;
 	for (i = 0; i < ntok; i++) {
 		if (strlen(tok[i]) >= VMSTAT_NAME_MAX ||
-		    vmstat_number(tok[i], &v))
+		    textline_decimal(tok[i], true, &v))
 			return false;
 		for (j = 0; j < i; j++)
 			if (strcmp(tok[i], tok[j]) == 0)
@@ -221,7 +177,7 @@ static int vmstat_data(struct vmstat_state *st, struct vmstat_series *s,
 	if (ntok != st->ntok_data)
 		goto bad;
 	for (i = 0; i < s->ncols; i++)
-		if (!vmstat_number(tok[i], &row[i]))
+		if (!textline_decimal(tok[i], true, &row[i]))
 			goto bad;
 	if (s->has_time) {
 		if (!vmstat_date_time(tok[ntok - 2], tok[ntok - 1], &tm))
@@ -248,30 +204,24 @@ bad:
 
 int vmstat_parse(FILE *f, struct vmstat_series *out, struct err *err)
 {
+	struct textline tl = {0};
 	struct vmstat_state st = {.nhdr = 0};
 	char *tok[VMSTAT_TOKENS_MAX];
-	char *line = NULL;
-	size_t cap = 0, lineno = 0, nonblank = 0, i, ntok;
-	ssize_t len;
-	int rc = 0;
+	size_t nonblank = 0, i, ntok;
+	int rc;
 
 	memset(out, 0, sizeof(*out));
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		bool complete = len > 0 && line[len - 1] == '\n';
-
-		lineno++;
-		if (complete)
-			line[--len] = '\0';
-		if (memchr(line, '\0', (size_t)len)) {
+	while ((rc = textline_read(&tl, f, err)) > 0) {
+		if (textline_has_nul(&tl)) {
 			nonblank++;
 			out->bad_lines++;
 			continue;
 		}
-		ntok = vmstat_split(line, tok, VMSTAT_TOKENS_MAX);
+		ntok = textline_split(tl.line, tok, VMSTAT_TOKENS_MAX);
 		if (ntok == 0)
 			continue;
 		nonblank++;
-		if (!complete || ntok == SIZE_MAX) {
+		if (!tl.complete || ntok == SIZE_MAX) {
 			out->bad_lines++;
 			continue;
 		}
@@ -294,14 +244,12 @@ int vmstat_parse(FILE *f, struct vmstat_series *out, struct err *err)
 		}
 		rc = vmstat_data(&st, out, tok, ntok);
 		if (rc < 0) {
-			err_set(err, rc, "line %zu: out of memory", lineno);
+			err_set(err, rc, "line %zu: out of memory", tl.lineno);
 			goto fail;
 		}
 	}
-	if (ferror(f)) {
-		rc = err_set(err, -EIO, "read error after line %zu", lineno);
+	if (rc < 0)
 		goto fail;
-	}
 	if (nonblank == 0) {
 		rc = err_set(err, -ENODATA, "empty vmstat output");
 		goto fail;
@@ -318,32 +266,25 @@ int vmstat_parse(FILE *f, struct vmstat_series *out, struct err *err)
 			out->bad_lines);
 		goto fail;
 	}
-	free(line);
+	textline_free(&tl);
 	return 0;
 fail:
-	free(line);
+	textline_free(&tl);
 	vmstat_free(out);
 	return rc;
+}
+
+/* vmstat_parse() with the out that textline_parse_file() hands on. */
+static int vmstat_parse_stream(FILE *f, void *out, struct err *err)
+{
+	return vmstat_parse(f, out, err);
 }
 
 int vmstat_parse_file(const char *path, struct vmstat_series *out,
 		      struct err *err)
 {
-	char msg[ERR_MSG_MAX];
-	FILE *f;
-	int rc;
-
 	memset(out, 0, sizeof(*out));
-	f = fopen(path, "r");
-	if (!f)
-		return err_set(err, -errno, "%s: %s", path, strerror(errno));
-	rc = vmstat_parse(f, out, err);
-	fclose(f);
-	if (rc && err) {
-		snprintf(msg, sizeof(msg), "%s", err->msg);
-		err_set(err, rc, "%s: %s", path, msg);
-	}
-	return rc;
+	return textline_parse_file(path, vmstat_parse_stream, out, err);
 }
 
 void vmstat_free(struct vmstat_series *s)

@@ -21,13 +21,13 @@
 
 /* Why a run is not in the score table (RUNSET_SCORED: it is). */
 enum runset_exclusion {
-	RUNSET_SCORED = 0,  /* counts in the scores */
-	RUNSET_DIAGNOSTIC,  /* diagnostic run: profiles/locks, never scored */
-	RUNSET_PARTIAL,	    /* ended early (summary or run.json partial) */
-	RUNSET_NOT_STEADY,  /* throughput drifted over the window */
-	RUNSET_NO_METRIC,   /* the metric is missing or not positive */
+	RUNSET_SCORED = 0, /* counts in the scores */
+	RUNSET_DIAGNOSTIC, /* diagnostic run: profiles/locks, never scored */
+	RUNSET_PARTIAL,	   /* ended early (summary or run.json partial) */
+	RUNSET_NOT_STEADY, /* throughput drifted over the window */
+	RUNSET_NO_METRIC,  /* the metric is missing or not positive */
 	RUNSET_CONNECTIONS_LOST, /* the server went away during the run */
-	RUNSET_EXCLUSION_NR /* number of values */
+	RUNSET_EXCLUSION_NR	 /* number of values */
 };
 
 /* One run directory that was read. Strings are owned by the runset. */

@@ -854,13 +854,14 @@ int summary_finish(struct summary *s, uint64_t truncated_lines, struct err *err)
 				"interval; the input bounds and cost are still "
 				"run.json's");
 	if (s->steady.steady < 0 && !isnan(s->steady.change_ci_pct))
-		summary_note(s,
-			     "steady state unknown: the fitted change of "
-			     "%+.2f %% is beyond %.0f %%, but its 95 %% "
-			     "interval (+-%.2f %%) says noise could explain it; "
-			     "a longer window tells",
-			     s->steady.change_pct, SUM_STEADY_LIMIT_PCT,
-			     s->steady.change_ci_pct);
+		summary_note(
+			s,
+			"steady state unknown: the fitted change of "
+			"%+.2f %% is beyond %.0f %%, but its 95 %% "
+			"interval (+-%.2f %%) says noise could explain it; "
+			"a longer window tells",
+			s->steady.change_pct, SUM_STEADY_LIMIT_PCT,
+			s->steady.change_ci_pct);
 	else if (s->steady.steady < 0)
 		summary_note(s,
 			     "steady state unknown: %zu complete 10-s "

@@ -12,7 +12,6 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include <ftw.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -27,6 +26,7 @@
 
 #include "src/clock.h"
 #include "src/cmd.h"
+#include "tests/unit/fixture_util.h"
 
 /* Run cmd_run on a NULL-terminated argv, stderr captured into err. */
 static int run_cmd(const char *const *args, char *err, size_t size)
@@ -56,34 +56,18 @@ static int run_cmd(const char *const *args, char *err, size_t size)
 	return rc;
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void rm_rf(const char *dir)
-{
-	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
 static char base[256]; /* a temporary directory for this file */
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(base, sizeof(base), "%s/oltpmark-cmdrun.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	return mkdtemp(base) ? 0 : -1;
+	return fixture_temp_dir(base, sizeof(base), "oltpmark-cmdrun") ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	rm_rf(base);
+	fixture_rm_rf(base);
 	return 0;
 }
 
@@ -205,19 +189,6 @@ static json_t *load_json(const char *dir, const char *name)
 	return o;
 }
 
-static bool file_contains(const char *path, const char *needle)
-{
-	char buf[65536];
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	assert_non_null(f);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return strstr(buf, needle) != NULL;
-}
-
 static void test_good_run(void **state)
 {
 	char out[PATH_MAX], path[PATH_MAX + 16], err[8192];
@@ -293,7 +264,7 @@ static void test_good_run(void **state)
 		strchr(json_string_value(json_object_get(meta, "start")), 'Z'));
 	json_decref(meta);
 	snprintf(path, sizeof(path), "%s/meta.json", out);
-	assert_false(file_contains(path, "hunter2"));
+	assert_false(fixture_file_contains(path, "hunter2"));
 	run = load_json(out, "run.json");
 	assert_false(json_is_true(json_object_get(run, "partial")));
 	json_decref(run);

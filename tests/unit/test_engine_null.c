@@ -24,13 +24,12 @@
 #include "drivers/driver.h"
 #include "src/clock.h"
 #include "terminals/run.h"
+#include "tests/unit/fixture_util.h"
 
 /* A fresh temporary directory for one run's results. */
 static void make_dir(char *dir, size_t size)
 {
-	snprintf(dir, size, "%s/oltpmark-engine.XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	assert_non_null(mkdtemp(dir));
+	assert_non_null(fixture_temp_dir(dir, size, "oltpmark-engine"));
 }
 
 static void remove_dir(const char *dir)

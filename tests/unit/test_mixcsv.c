@@ -18,20 +18,9 @@
 #include <unistd.h>
 
 #include "analysis/mixcsv.h"
+#include "tests/unit/fixture_util.h"
 
 #define HDR MIXCSV_HEADER "\n"
-
-/* Write text to a new temporary file; its path goes to path. */
-static void write_tmp(char *path, const char *text, size_t len)
-{
-	int fd;
-
-	strcpy(path, "/tmp/test_mixcsv.XXXXXX");
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, len), (ssize_t)len);
-	close(fd);
-}
 
 /* Read every row of text; returns the last code, rows in *rows. */
 static int read_all(const char *text, uint64_t *rows, uint64_t *truncated,
@@ -39,10 +28,10 @@ static int read_all(const char *text, uint64_t *rows, uint64_t *truncated,
 {
 	struct mixcsv_reader r;
 	struct mixcsv_row row;
-	char path[64];
+	char path[] = "/tmp/test_mixcsv.XXXXXX";
 	int rc;
 
-	write_tmp(path, text, strlen(text));
+	fixture_write_temp(text, strlen(text), path);
 	err_clear(err);
 	rc = mixcsv_open(&r, path, err);
 	if (rc == 0) {
@@ -66,10 +55,10 @@ static void test_rows(void **state)
 	struct mixcsv_reader r;
 	struct mixcsv_row row;
 	struct err err;
-	char path[64];
+	char path[] = "/tmp/test_mixcsv.XXXXXX";
 
 	(void)state;
-	write_tmp(path, text, strlen(text));
+	fixture_write_temp(text, strlen(text), path);
 	assert_int_equal(mixcsv_open(&r, path, &err), 0);
 	assert_int_equal(mixcsv_next(&r, &row, &err), 1);
 	assert_int_equal(row.t_ms, 1500);
@@ -271,14 +260,14 @@ static void test_line_too_long(void **state)
 	struct mixcsv_reader r;
 	struct mixcsv_row row;
 	struct err err;
-	char path[64];
+	char path[] = "/tmp/test_mixcsv.XXXXXX";
 
 	(void)state;
 	assert_non_null(text);
 	memcpy(text, HDR, h);
 	memset(text + h, '1', n);
 	text[h + n] = '\n';
-	write_tmp(path, text, h + n + 1);
+	fixture_write_temp(text, h + n + 1, path);
 	assert_int_equal(mixcsv_open(&r, path, &err), 0);
 	assert_int_equal(mixcsv_next(&r, &row, &err), -EBADMSG);
 	assert_non_null(strstr(err.msg, "line 2"));

@@ -22,47 +22,15 @@
 #include <unistd.h>
 
 #include "analysis/parse_diskstats.h"
-
-static const char *fixture(const char *name)
-{
-	static char path[4096];
-	const char *dir = getenv("OLTPMARK_FIXTURES");
-
-	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "tests/fixtures",
-		 name);
-	return path;
-}
-
-static char *slurp(const char *name, size_t *len)
-{
-	FILE *f = fopen(fixture(name), "rb");
-	char *buf;
-	long n;
-
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	assert_true(n > 0);
-	rewind(f);
-	buf = malloc((size_t)n);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
+#include "tests/unit/fixture_util.h"
 
 static int parse_bytes(const void *buf, size_t len,
 		       struct diskstats_snapshot *s, struct err *err)
 {
 	char path[] = "/tmp/test_parse_diskstats.XXXXXX";
-	int fd = mkstemp(path);
-	int rc;
+	int rc = diskstats_parse_file(fixture_write_temp(buf, len, path), s,
+				      err);
 
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, buf, len), (ssize_t)len);
-	close(fd);
-	rc = diskstats_parse_file(path, s, err);
 	unlink(path);
 	return rc;
 }
@@ -71,18 +39,6 @@ static int parse_str(const char *text, struct diskstats_snapshot *s,
 		     struct err *err)
 {
 	return parse_bytes(text, strlen(text), s, err);
-}
-
-static void garbage(unsigned char *buf, size_t len, uint32_t seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		seed ^= seed << 13;
-		seed ^= seed >> 17;
-		seed ^= seed << 5;
-		buf[i] = (unsigned char)seed;
-	}
 }
 
 static bool near(double a, double b)
@@ -102,9 +58,9 @@ static void test_snapshot(void **state)
 	size_t k;
 
 	(void)state;
-	assert_int_equal(
-		diskstats_parse_file(fixture("proc-diskstats.txt"), &s, &err),
-		0);
+	assert_int_equal(diskstats_parse_file(
+				 fixture_path("proc-diskstats.txt"), &s, &err),
+			 0);
 	assert_int_equal(s.ndevs, 10);
 	assert_int_equal(s.bad_lines, 0);
 	assert_string_equal(s.devs[0].name, "loop0");
@@ -130,12 +86,13 @@ static void test_delta_and_rates(void **state)
 	struct err err = {""};
 
 	(void)state;
-	assert_int_equal(
-		diskstats_parse_file(fixture("proc-diskstats.txt"), &a, &err),
-		0);
 	assert_int_equal(diskstats_parse_file(
-				 fixture("proc-diskstats-after.txt"), &b, &err),
+				 fixture_path("proc-diskstats.txt"), &a, &err),
 			 0);
+	assert_int_equal(
+		diskstats_parse_file(fixture_path("proc-diskstats-after.txt"),
+				     &b, &err),
+		0);
 	assert_int_equal(diskstats_delta(&a, &b, &d, &err), 0);
 	assert_int_equal(d.ndevs, 9);
 	assert_int_equal(d.unmatched, 1); /* loop7 */
@@ -239,7 +196,7 @@ static void test_layouts_and_wraps(void **state)
 static void test_every_cut(void **state)
 {
 	size_t len, cut;
-	char *buf = slurp("proc-diskstats.txt", &len);
+	char *buf = fixture_slurp("proc-diskstats.txt", &len);
 
 	(void)state;
 	for (cut = 0; cut <= len; cut++) {
@@ -286,11 +243,11 @@ static void test_broken_inputs(void **state)
 	assert_int_equal(parse_str("", &s, &err), -ENODATA);
 	assert_int_equal(parse_str("\n \n", &s, &err), -ENODATA);
 	for (seed = 1; seed <= 20; seed++) {
-		garbage(noise, sizeof(noise), seed);
+		fixture_garbage(noise, sizeof(noise), seed);
 		assert_int_equal(parse_bytes(noise, sizeof(noise), &s, &err),
 				 -EINVAL);
 	}
-	buf = slurp("proc-interrupts.txt", &len);
+	buf = fixture_slurp("proc-interrupts.txt", &len);
 	assert_int_equal(parse_bytes(buf, len, &s, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "diskstats"));
 	free(buf);

@@ -21,47 +21,14 @@
 #include <unistd.h>
 
 #include "analysis/parse_interrupts.h"
-
-static const char *fixture(const char *name)
-{
-	static char path[4096];
-	const char *dir = getenv("OLTPMARK_FIXTURES");
-
-	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "tests/fixtures",
-		 name);
-	return path;
-}
-
-static char *slurp(const char *name, size_t *len)
-{
-	FILE *f = fopen(fixture(name), "rb");
-	char *buf;
-	long n;
-
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	assert_true(n > 0);
-	rewind(f);
-	buf = malloc((size_t)n);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
+#include "tests/unit/fixture_util.h"
 
 static int parse_bytes(const void *buf, size_t len, struct irq_snapshot *s,
 		       struct err *err)
 {
 	char path[] = "/tmp/test_parse_interrupts.XXXXXX";
-	int fd = mkstemp(path);
-	int rc;
+	int rc = irq_parse_file(fixture_write_temp(buf, len, path), s, err);
 
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, buf, len), (ssize_t)len);
-	close(fd);
-	rc = irq_parse_file(path, s, err);
 	unlink(path);
 	return rc;
 }
@@ -69,18 +36,6 @@ static int parse_bytes(const void *buf, size_t len, struct irq_snapshot *s,
 static int parse_str(const char *text, struct irq_snapshot *s, struct err *err)
 {
 	return parse_bytes(text, strlen(text), s, err);
-}
-
-static void garbage(unsigned char *buf, size_t len, uint32_t seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		seed ^= seed << 13;
-		seed ^= seed >> 17;
-		seed ^= seed << 5;
-		buf[i] = (unsigned char)seed;
-	}
 }
 
 static const struct irq_line *line_of(const struct irq_snapshot *s,
@@ -103,7 +58,8 @@ static void test_snapshot(void **state)
 
 	(void)state;
 	assert_int_equal(
-		irq_parse_file(fixture("proc-interrupts.txt"), &s, &err), 0);
+		irq_parse_file(fixture_path("proc-interrupts.txt"), &s, &err),
+		0);
 	assert_int_equal(s.ncpu, 2);
 	assert_int_equal(s.cpus[0], 0);
 	assert_int_equal(s.cpus[1], 1);
@@ -153,9 +109,11 @@ static void test_delta(void **state)
 
 	(void)state;
 	assert_int_equal(
-		irq_parse_file(fixture("proc-interrupts.txt"), &a, &err), 0);
+		irq_parse_file(fixture_path("proc-interrupts.txt"), &a, &err),
+		0);
 	assert_int_equal(
-		irq_parse_file(fixture("proc-interrupts-after.txt"), &b, &err),
+		irq_parse_file(fixture_path("proc-interrupts-after.txt"), &b,
+			       &err),
 		0);
 	assert_int_equal(irq_delta(&a, &b, &d, &err), 0);
 	assert_int_equal(d.ncpu, 2);
@@ -289,7 +247,7 @@ static void test_wrap_reset_hotplug(void **state)
 static void test_every_cut(void **state)
 {
 	size_t len, cut;
-	char *buf = slurp("proc-interrupts.txt", &len);
+	char *buf = fixture_slurp("proc-interrupts.txt", &len);
 
 	(void)state;
 	for (cut = 0; cut <= len; cut++) {
@@ -324,16 +282,16 @@ static void test_broken_inputs(void **state)
 	assert_int_equal(parse_str("  \n\n", &s, &err), -ENODATA);
 	assert_int_equal(parse_str("  CPU0  CPU1\n", &s, &err), -ENODATA);
 	for (seed = 1; seed <= 20; seed++) {
-		garbage(noise, sizeof(noise), seed);
+		fixture_garbage(noise, sizeof(noise), seed);
 		assert_int_equal(parse_bytes(noise, sizeof(noise), &s, &err),
 				 -EINVAL);
 	}
-	buf = slurp("vmstat-n-1.txt", &len);
+	buf = fixture_slurp("vmstat-n-1.txt", &len);
 	assert_int_equal(parse_bytes(buf, len, &s, &err), -EINVAL);
 	free(buf);
 
 	/* Cut mid-line: the lines before it stay, the cut one is bad. */
-	buf = slurp("proc-interrupts.txt", &len);
+	buf = fixture_slurp("proc-interrupts.txt", &len);
 	assert_int_equal(parse_bytes(buf, len - 20, &s, &err), 0);
 	assert_int_equal(s.nlines, 34);
 	assert_int_equal(s.bad_lines, 1);

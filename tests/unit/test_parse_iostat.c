@@ -23,47 +23,14 @@
 #include <unistd.h>
 
 #include "analysis/parse_iostat.h"
-
-static const char *fixture(const char *name)
-{
-	static char path[4096];
-	const char *dir = getenv("OLTPMARK_FIXTURES");
-
-	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "tests/fixtures",
-		 name);
-	return path;
-}
-
-static char *slurp(const char *name, size_t *len)
-{
-	FILE *f = fopen(fixture(name), "rb");
-	char *buf;
-	long n;
-
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	assert_true(n > 0);
-	rewind(f);
-	buf = malloc((size_t)n);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
+#include "tests/unit/fixture_util.h"
 
 static int parse_bytes(const void *buf, size_t len, struct iostat_data *d,
 		       struct err *err)
 {
 	char path[] = "/tmp/test_parse_iostat.XXXXXX";
-	int fd = mkstemp(path);
-	int rc;
+	int rc = iostat_parse_file(fixture_write_temp(buf, len, path), d, err);
 
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, buf, len), (ssize_t)len);
-	close(fd);
-	rc = iostat_parse_file(path, d, err);
 	unlink(path);
 	return rc;
 }
@@ -71,18 +38,6 @@ static int parse_bytes(const void *buf, size_t len, struct iostat_data *d,
 static int parse_str(const char *text, struct iostat_data *d, struct err *err)
 {
 	return parse_bytes(text, strlen(text), d, err);
-}
-
-static void garbage(unsigned char *buf, size_t len, uint32_t seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		seed ^= seed << 13;
-		seed ^= seed >> 17;
-		seed ^= seed << 5;
-		buf[i] = (unsigned char)seed;
-	}
 }
 
 /* a == b to the two decimals iostat prints. */
@@ -104,9 +59,9 @@ static void test_text(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(
-		iostat_parse_file(fixture("iostat-dxk-t-y-1.txt"), &d, &err),
-		0);
+	assert_int_equal(iostat_parse_file(fixture_path("iostat-dxk-t-y-1.txt"),
+					   &d, &err),
+			 0);
 	assert_false(d.json);
 	assert_int_equal(d.reports, 3);
 	assert_int_equal(d.ndevices, 1);
@@ -143,8 +98,9 @@ static void test_json(void **state)
 	struct err err = {""};
 
 	(void)state;
-	assert_int_equal(
-		iostat_parse_file(fixture("iostat-dxk-json.txt"), &d, &err), 0);
+	assert_int_equal(iostat_parse_file(fixture_path("iostat-dxk-json.txt"),
+					   &d, &err),
+			 0);
 	assert_true(d.json);
 	assert_false(d.truncated);
 	assert_false(d.has_time); /* recorded without -t */
@@ -165,8 +121,8 @@ static void test_json(void **state)
 
 	/* Stopped by SIGINT, ISO stamps: complete, exact times. */
 	assert_int_equal(
-		iostat_parse_file(fixture("iostat-json-iso-sigint.txt"), &d,
-				  &err),
+		iostat_parse_file(fixture_path("iostat-json-iso-sigint.txt"),
+				  &d, &err),
 		0);
 	assert_false(d.truncated);
 	assert_true(d.has_time);
@@ -177,7 +133,8 @@ static void test_json(void **state)
 
 	/* Killed by SIGTERM: the JSON is never closed; both reports kept. */
 	assert_int_equal(
-		iostat_parse_file(fixture("iostat-json-sigterm.txt"), &d, &err),
+		iostat_parse_file(fixture_path("iostat-json-sigterm.txt"), &d,
+				  &err),
 		0);
 	assert_true(d.truncated);
 	assert_true(d.has_time);
@@ -320,7 +277,7 @@ static void test_every_cut(void **state)
 
 	(void)state;
 	for (f = 0; f < 3; f++) {
-		char *buf = slurp(files[f], &len);
+		char *buf = fixture_slurp(files[f], &len);
 		const char *end = memrchr(buf, '}', len);
 		size_t closed = end ? (size_t)(end - buf) + 1 : 0;
 
@@ -355,7 +312,7 @@ static void test_truncated_text(void **state)
 	struct iostat_data d;
 	struct err err = {""};
 	size_t len;
-	char *buf = slurp("iostat-dxk-t-y-1.txt", &len);
+	char *buf = fixture_slurp("iostat-dxk-t-y-1.txt", &len);
 	char *vda3;
 
 	(void)state;
@@ -383,7 +340,7 @@ static void test_broken_inputs(void **state)
 	assert_int_equal(parse_str("", &d, &err), -ENODATA);
 	assert_int_equal(parse_str(" \n\n", &d, &err), -ENODATA);
 	for (seed = 1; seed <= 20; seed++) {
-		garbage(noise, sizeof(noise), seed);
+		fixture_garbage(noise, sizeof(noise), seed);
 		assert_int_equal(parse_bytes(noise, sizeof(noise), &d, &err),
 				 -EINVAL);
 		noise[0] = '{';
@@ -391,7 +348,7 @@ static void test_broken_inputs(void **state)
 				 -EINVAL);
 		assert_null(d.devices);
 	}
-	vm = slurp("vmstat-n-1.txt", &len);
+	vm = fixture_slurp("vmstat-n-1.txt", &len);
 	assert_int_equal(parse_bytes(vm, len, &d, &err), -EINVAL);
 	free(vm);
 

@@ -20,48 +20,15 @@
 #include <unistd.h>
 
 #include "analysis/parse_lockstat.h"
-
-static const char *fixture(const char *name)
-{
-	static char path[4096];
-	const char *dir = getenv("OLTPMARK_FIXTURES");
-
-	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "tests/fixtures",
-		 name);
-	return path;
-}
-
-static char *slurp(const char *name, size_t *len)
-{
-	FILE *f = fopen(fixture(name), "rb");
-	char *buf;
-	long n;
-
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	assert_true(n > 0);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
+#include "tests/unit/fixture_util.h"
 
 static int parse_bytes(const void *buf, size_t len, struct lockstat_data *d,
 		       struct err *err)
 {
 	char path[] = "/tmp/test_parse_lockstat.XXXXXX";
-	int fd = mkstemp(path);
-	int rc;
+	int rc =
+		lockstat_parse_file(fixture_write_temp(buf, len, path), d, err);
 
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, buf, len), (ssize_t)len);
-	close(fd);
-	rc = lockstat_parse_file(path, d, err);
 	unlink(path);
 	return rc;
 }
@@ -69,18 +36,6 @@ static int parse_bytes(const void *buf, size_t len, struct lockstat_data *d,
 static int parse_str(const char *text, struct lockstat_data *d, struct err *err)
 {
 	return parse_bytes(text, strlen(text), d, err);
-}
-
-static void garbage(unsigned char *buf, size_t len, uint32_t seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		seed ^= seed << 13;
-		seed ^= seed >> 17;
-		seed ^= seed << 5;
-		buf[i] = (unsigned char)seed;
-	}
 }
 
 static bool near(double a, double b)
@@ -97,8 +52,8 @@ static void test_base(void **state)
 
 	(void)state;
 	assert_int_equal(
-		lockstat_parse_file(fixture("lock_stat/lock_stat-base.txt"), &d,
-				    &err),
+		lockstat_parse_file(
+			fixture_path("lock_stat/lock_stat-base.txt"), &d, &err),
 		0);
 	assert_string_equal(d.version, "0.4");
 	for (k = 0; k < LS_NR; k++)
@@ -181,8 +136,9 @@ static void test_patched(void **state)
 
 	(void)state;
 	assert_int_equal(
-		lockstat_parse_file(fixture("lock_stat/lock_stat-patched.txt"),
-				    &d, &err),
+		lockstat_parse_file(
+			fixture_path("lock_stat/lock_stat-patched.txt"), &d,
+			&err),
 		0);
 	assert_int_equal(d.n, 6);
 	c = lockstat_find(&d, "shost->host_lock", LOCKSTAT_EXCL);
@@ -201,7 +157,7 @@ static void test_warning(void **state)
 	struct lockstat_data d;
 	struct err err = {""};
 	size_t len;
-	char *buf = slurp("lock_stat/lock_stat-base.txt", &len);
+	char *buf = fixture_slurp("lock_stat/lock_stat-base.txt", &len);
 	char *nl = strchr(buf, '\n');
 	char *text = malloc(len + 200);
 
@@ -286,7 +242,7 @@ static void test_variants(void **state)
 static void test_every_cut(void **state)
 {
 	size_t len, cut;
-	char *buf = slurp("lock_stat/lock_stat-base.txt", &len);
+	char *buf = fixture_slurp("lock_stat/lock_stat-base.txt", &len);
 
 	(void)state;
 	for (cut = 0; cut <= len; cut++) {
@@ -313,7 +269,7 @@ static void test_truncated_and_broken(void **state)
 	struct err err = {""};
 	uint32_t seed;
 	size_t len;
-	char *buf = slurp("lock_stat/lock_stat-base.txt", &len);
+	char *buf = fixture_slurp("lock_stat/lock_stat-base.txt", &len);
 	char *zone = strstr(buf, "&zone->lock:");
 
 	(void)state;
@@ -327,11 +283,11 @@ static void test_truncated_and_broken(void **state)
 
 	assert_int_equal(parse_str("", &d, &err), -ENODATA);
 	for (seed = 1; seed <= 20; seed++) {
-		garbage(noise, sizeof(noise), seed);
+		fixture_garbage(noise, sizeof(noise), seed);
 		assert_int_equal(parse_bytes(noise, sizeof(noise), &d, &err),
 				 -EINVAL);
 	}
-	buf = slurp("vmstat-n-1.txt", &len);
+	buf = fixture_slurp("vmstat-n-1.txt", &len);
 	assert_int_equal(parse_bytes(buf, len, &d, &err), -EINVAL);
 	free(buf);
 

@@ -22,48 +22,14 @@
 #include <unistd.h>
 
 #include "analysis/parse_perf.h"
-
-static const char *fixture(const char *name)
-{
-	static char path[4096];
-	const char *dir = getenv("OLTPMARK_FIXTURES");
-
-	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "tests/fixtures",
-		 name);
-	return path;
-}
-
-static char *slurp(const char *name, size_t *len)
-{
-	FILE *f = fopen(fixture(name), "rb");
-	char *buf;
-	long n;
-
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	assert_true(n > 0);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
+#include "tests/unit/fixture_util.h"
 
 static int parse_bytes(const void *buf, size_t len, struct perf_report *r,
 		       struct err *err)
 {
 	char path[] = "/tmp/test_parse_perf.XXXXXX";
-	int fd = mkstemp(path);
-	int rc;
+	int rc = perf_parse_file(fixture_write_temp(buf, len, path), r, err);
 
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, buf, len), (ssize_t)len);
-	close(fd);
-	rc = perf_parse_file(path, r, err);
 	unlink(path);
 	return rc;
 }
@@ -71,18 +37,6 @@ static int parse_bytes(const void *buf, size_t len, struct perf_report *r,
 static int parse_str(const char *text, struct perf_report *r, struct err *err)
 {
 	return parse_bytes(text, strlen(text), r, err);
-}
-
-static void garbage(unsigned char *buf, size_t len, uint32_t seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		seed ^= seed << 13;
-		seed ^= seed >> 17;
-		seed ^= seed << 5;
-		buf[i] = (unsigned char)seed;
-	}
 }
 
 static bool near(double a, double b)
@@ -100,7 +54,8 @@ static void test_dso_sym(void **state)
 
 	(void)state;
 	assert_int_equal(
-		perf_parse_file(fixture("perf-report-dso-sym.txt"), &r, &err),
+		perf_parse_file(fixture_path("perf-report-dso-sym.txt"), &r,
+				&err),
 		0);
 	assert_int_equal(r.nevents, 1);
 	assert_string_equal(r.events[0], "cpu-clock:pppH");
@@ -155,9 +110,10 @@ static void test_callgraph_children(void **state)
 	struct err err = {""};
 
 	(void)state;
-	assert_int_equal(perf_parse_file(fixture("perf-report-g-children.txt"),
-					 &r, &err),
-			 0);
+	assert_int_equal(
+		perf_parse_file(fixture_path("perf-report-g-children.txt"), &r,
+				&err),
+		0);
 	assert_string_equal(r.events[0], "cpu-clock:ppp");
 	assert_int_equal(r.n, 29);
 	assert_int_equal(r.bad_lines, 0);
@@ -202,8 +158,8 @@ static void test_callgraph_no_children(void **state)
 
 	(void)state;
 	assert_int_equal(
-		perf_parse_file(fixture("perf-report-g-no-children.txt"), &r,
-				&err),
+		perf_parse_file(fixture_path("perf-report-g-no-children.txt"),
+				&r, &err),
 		0);
 	assert_int_equal(r.n, 6);
 	assert_int_equal(r.callgraph_lines, 23);
@@ -283,7 +239,7 @@ static void test_every_cut(void **state)
 
 	(void)state;
 	for (f = 0; f < 2; f++) {
-		char *buf = slurp(files[f], &len);
+		char *buf = fixture_slurp(files[f], &len);
 
 		for (cut = 0; cut <= len; cut++) {
 			struct perf_report r;
@@ -316,16 +272,16 @@ static void test_broken_inputs(void **state)
 	assert_int_equal(parse_str("", &r, &err), -ENODATA);
 	assert_int_equal(parse_str("\n\n", &r, &err), -ENODATA);
 	for (seed = 1; seed <= 20; seed++) {
-		garbage(noise, sizeof(noise), seed);
+		fixture_garbage(noise, sizeof(noise), seed);
 		assert_int_equal(parse_bytes(noise, sizeof(noise), &r, &err),
 				 -EINVAL);
 	}
-	buf = slurp("vmstat-n-1.txt", &len);
+	buf = fixture_slurp("vmstat-n-1.txt", &len);
 	assert_int_equal(parse_bytes(buf, len, &r, &err), -EINVAL);
 	free(buf);
 
 	/* Cut inside the last entry: 22 entries and one bad line. */
-	buf = slurp("perf-report-dso-sym.txt", &len);
+	buf = fixture_slurp("perf-report-dso-sym.txt", &len);
 	*strstr(buf, "next_uptodate_folio") = '\0';
 	assert_int_equal(parse_str(buf, &r, &err), 0);
 	assert_int_equal(r.n, 22);

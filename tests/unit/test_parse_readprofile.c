@@ -22,48 +22,14 @@
 
 #include "analysis/parse_readprofile.h"
 #include "analysis/symbols.h"
-
-static const char *fixture(const char *name)
-{
-	static char path[4096];
-	const char *dir = getenv("OLTPMARK_FIXTURES");
-
-	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "tests/fixtures",
-		 name);
-	return path;
-}
-
-static char *slurp(const char *name, size_t *len)
-{
-	FILE *f = fopen(fixture(name), "rb");
-	char *buf;
-	long n;
-
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	assert_true(n > 0);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
+#include "tests/unit/fixture_util.h"
 
 static int parse_bytes(const void *buf, size_t len, struct rprof_profile *p,
 		       struct err *err)
 {
 	char path[] = "/tmp/test_parse_readprofile.XXXXXX";
-	int fd = mkstemp(path);
-	int rc;
+	int rc = rprof_parse_file(fixture_write_temp(buf, len, path), p, err);
 
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, buf, len), (ssize_t)len);
-	close(fd);
-	rc = rprof_parse_file(path, p, err);
 	unlink(path);
 	return rc;
 }
@@ -71,18 +37,6 @@ static int parse_bytes(const void *buf, size_t len, struct rprof_profile *p,
 static int parse_str(const char *text, struct rprof_profile *p, struct err *err)
 {
 	return parse_bytes(text, strlen(text), p, err);
-}
-
-static void garbage(unsigned char *buf, size_t len, uint32_t seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		seed ^= seed << 13;
-		seed ^= seed >> 17;
-		seed ^= seed << 5;
-		buf[i] = (unsigned char)seed;
-	}
 }
 
 static void test_base(void **state)
@@ -100,8 +54,9 @@ static void test_base(void **state)
 
 	(void)state;
 	assert_int_equal(
-		rprof_parse_file(fixture("readprofile/readprofile-base.txt"),
-				 &p, &err),
+		rprof_parse_file(
+			fixture_path("readprofile/readprofile-base.txt"), &p,
+			&err),
 		0);
 	assert_int_equal(p.n, 8);
 	assert_false(p.verbose);
@@ -135,8 +90,9 @@ static void test_patched_and_variants(void **state)
 
 	(void)state;
 	assert_int_equal(
-		rprof_parse_file(fixture("readprofile/readprofile-patched.txt"),
-				 &p, &err),
+		rprof_parse_file(
+			fixture_path("readprofile/readprofile-patched.txt"), &p,
+			&err),
 		0);
 	assert_int_equal(p.total_ticks, 622044);
 	assert_int_equal(rprof_find(&p, "scsi_request_fn")->ticks, 5076);
@@ -146,8 +102,8 @@ static void test_patched_and_variants(void **state)
 	/* -a adds the functions without ticks. */
 	assert_int_equal(
 		rprof_parse_file(
-			fixture("readprofile/readprofile-patched-a.txt"), &p,
-			&err),
+			fixture_path("readprofile/readprofile-patched-a.txt"),
+			&p, &err),
 		0);
 	assert_int_equal(p.n, 9);
 	assert_int_equal(rprof_find(&p, "_stext")->ticks, 0);
@@ -156,12 +112,14 @@ static void test_patched_and_variants(void **state)
 
 	/* -v: address, function, ticks, load; same numbers as without. */
 	assert_int_equal(
-		rprof_parse_file(fixture("readprofile/readprofile-base-v.txt"),
-				 &v, &err),
+		rprof_parse_file(
+			fixture_path("readprofile/readprofile-base-v.txt"), &v,
+			&err),
 		0);
 	assert_int_equal(
-		rprof_parse_file(fixture("readprofile/readprofile-base.txt"),
-				 &p, &err),
+		rprof_parse_file(
+			fixture_path("readprofile/readprofile-base.txt"), &p,
+			&err),
 		0);
 	assert_true(v.verbose);
 	assert_int_equal(v.n, p.n);
@@ -183,7 +141,7 @@ static void test_translated_total(void **state)
 	struct rprof_profile p;
 	struct err err = {""};
 	size_t len;
-	char *buf = slurp("readprofile/readprofile-base.txt", &len);
+	char *buf = fixture_slurp("readprofile/readprofile-base.txt", &len);
 	char *t = strstr(buf, "total");
 
 	(void)state;
@@ -290,7 +248,7 @@ static void test_every_cut(void **state)
 
 	(void)state;
 	for (f = 0; f < 3; f++) {
-		char *buf = slurp(files[f], &len);
+		char *buf = fixture_slurp(files[f], &len);
 
 		for (cut = 0; cut <= len; cut++) {
 			struct rprof_profile p;
@@ -323,16 +281,16 @@ static void test_broken_inputs(void **state)
 	assert_int_equal(parse_str("", &p, &err), -ENODATA);
 	assert_int_equal(parse_str("\n\n", &p, &err), -ENODATA);
 	for (seed = 1; seed <= 20; seed++) {
-		garbage(noise, sizeof(noise), seed);
+		fixture_garbage(noise, sizeof(noise), seed);
 		assert_int_equal(parse_bytes(noise, sizeof(noise), &p, &err),
 				 -EINVAL);
 	}
-	buf = slurp("vmstat-n-1.txt", &len);
+	buf = fixture_slurp("vmstat-n-1.txt", &len);
 	assert_int_equal(parse_bytes(buf, len, &p, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "line 1"));
 	free(buf);
 	/* The System.map is not a profile either. */
-	buf = slurp("readprofile/System.map", &len);
+	buf = fixture_slurp("readprofile/System.map", &len);
 	assert_int_equal(parse_bytes(buf, len, &p, &err), -EINVAL);
 	free(buf);
 

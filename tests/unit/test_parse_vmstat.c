@@ -20,50 +20,15 @@
 #include <unistd.h>
 
 #include "analysis/parse_vmstat.h"
-
-/* Path of a fixture, from $OLTPMARK_FIXTURES (default tests/fixtures). */
-static const char *fixture(const char *name)
-{
-	static char path[4096];
-	const char *dir = getenv("OLTPMARK_FIXTURES");
-
-	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "tests/fixtures",
-		 name);
-	return path;
-}
-
-/* Whole fixture in a malloc'd buffer; *len gets its size. */
-static char *slurp(const char *name, size_t *len)
-{
-	FILE *f = fopen(fixture(name), "rb");
-	char *buf;
-	long n;
-
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	assert_true(n > 0);
-	rewind(f);
-	buf = malloc((size_t)n);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
+#include "tests/unit/fixture_util.h"
 
 /* Parse len bytes of buf through a temporary file. */
 static int parse_bytes(const void *buf, size_t len, struct vmstat_series *s,
 		       struct err *err)
 {
 	char path[] = "/tmp/test_parse_vmstat.XXXXXX";
-	int fd = mkstemp(path);
-	int rc;
+	int rc = vmstat_parse_file(fixture_write_temp(buf, len, path), s, err);
 
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, buf, len), (ssize_t)len);
-	close(fd);
-	rc = vmstat_parse_file(path, s, err);
 	unlink(path);
 	return rc;
 }
@@ -71,19 +36,6 @@ static int parse_bytes(const void *buf, size_t len, struct vmstat_series *s,
 static int parse_str(const char *text, struct vmstat_series *s, struct err *err)
 {
 	return parse_bytes(text, strlen(text), s, err);
-}
-
-/* Deterministic "random" bytes (xorshift), newlines and NULs included. */
-static void garbage(unsigned char *buf, size_t len, uint32_t seed)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		seed ^= seed << 13;
-		seed ^= seed >> 17;
-		seed ^= seed << 5;
-		buf[i] = (unsigned char)seed;
-	}
 }
 
 static double col(const struct vmstat_series *s, size_t i, const char *name)
@@ -107,8 +59,8 @@ static void test_plain(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(vmstat_parse_file(fixture("vmstat-n-1.txt"), &s, &err),
-			 0);
+	assert_int_equal(
+		vmstat_parse_file(fixture_path("vmstat-n-1.txt"), &s, &err), 0);
 	assert_int_equal(s.ncols, 17);
 	for (i = 0; i < 17; i++)
 		assert_string_equal(s.cols[i], names[i]);
@@ -144,7 +96,8 @@ static void test_timestamps(void **state)
 
 	(void)state;
 	assert_int_equal(
-		vmstat_parse_file(fixture("vmstat-t-n-1.txt"), &s, &err), 0);
+		vmstat_parse_file(fixture_path("vmstat-t-n-1.txt"), &s, &err),
+		0);
 	assert_int_equal(s.ncols, 17);
 	assert_string_equal(s.cols[16], "st");
 	assert_true(s.has_time);
@@ -167,7 +120,8 @@ static void test_wide_gu(void **state)
 
 	(void)state;
 	assert_int_equal(
-		vmstat_parse_file(fixture("vmstat-w-n-1.txt"), &s, &err), 0);
+		vmstat_parse_file(fixture_path("vmstat-w-n-1.txt"), &s, &err),
+		0);
 	assert_int_equal(s.ncols, 18);
 	assert_int_equal(vmstat_column(&s, "gu"), 17);
 	assert_int_equal(s.nsamples, 2);
@@ -236,8 +190,8 @@ static void test_mean(void **state)
 	int cs;
 
 	(void)state;
-	assert_int_equal(vmstat_parse_file(fixture("vmstat-n-1.txt"), &s, &err),
-			 0);
+	assert_int_equal(
+		vmstat_parse_file(fixture_path("vmstat-n-1.txt"), &s, &err), 0);
 	cs = vmstat_column(&s, "cs");
 	assert_int_equal(vmstat_mean(&s, cs, 0, 5, &mean, &err), 0);
 	assert_true(mean == (1763.0 + 1121 + 1049 + 943 + 768) / 5);
@@ -265,7 +219,7 @@ static void test_every_cut(void **state)
 
 	(void)state;
 	for (f = 0; f < 3; f++) {
-		char *buf = slurp(files[f], &len);
+		char *buf = fixture_slurp(files[f], &len);
 
 		for (cut = 0; cut <= len; cut++) {
 			struct vmstat_series s;
@@ -293,7 +247,7 @@ static void test_truncated_mid_line(void **state)
 	struct vmstat_series s;
 	struct err err = {""};
 	size_t len;
-	char *buf = slurp("vmstat-n-1.txt", &len);
+	char *buf = fixture_slurp("vmstat-n-1.txt", &len);
 
 	(void)state;
 	assert_int_equal(parse_bytes(buf, len - 12, &s, &err), 0);
@@ -321,14 +275,14 @@ static void test_broken_inputs(void **state)
 	assert_int_equal(parse_str("", &s, &err), -ENODATA);
 	assert_int_equal(parse_str("\n\n  \n", &s, &err), -ENODATA);
 	for (seed = 1; seed <= 20; seed++) {
-		garbage(noise, sizeof(noise), seed);
+		fixture_garbage(noise, sizeof(noise), seed);
 		assert_int_equal(parse_bytes(noise, sizeof(noise), &s, &err),
 				 -EINVAL);
 		assert_null(s.values);
 	}
 
 	/* Another tool's output: no vmstat header. */
-	io = slurp("iostat-dxk-t-y-1.txt", &len);
+	io = fixture_slurp("iostat-dxk-t-y-1.txt", &len);
 	assert_int_equal(parse_bytes(io, len, &s, &err), -EINVAL);
 	free(io);
 

@@ -14,7 +14,6 @@
 #include <cmocka.h>
 
 #include <errno.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +23,7 @@
 
 #include "analysis/runset.h"
 #include "analysis/score.h"
+#include "tests/unit/fixture_util.h"
 
 /* How a hand-made run differs from a plain, steady, complete one. */
 enum run_kind {
@@ -37,7 +37,7 @@ enum run_kind {
 	RUN_LOST,	/* run.json: connections lost and regained */
 };
 
-static char root[64];
+static char root[256]; /* this test's temporary directory */
 
 static void mkdirs(const char *path)
 {
@@ -52,18 +52,6 @@ static void mkdirs(const char *path)
 			*p = '/';
 		}
 	mkdir(buf, 0777);
-}
-
-static void write_text(const char *dir, const char *name, const char *text)
-{
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
 }
 
 /*
@@ -84,7 +72,7 @@ static void make_run(const char *label, const char *config, const char *name,
 		 "\"options\": {\"ramp-up\": 10}, \"notes\": {%s}}\n",
 		 label, config, 10 + minute / 60, minute % 60,
 		 kind == RUN_DIAGNOSTIC ? "\"diagnostic\": \"true\"" : "");
-	write_text(dir, "meta.json", text);
+	fixture_write_file(dir, "meta.json", text);
 	if (kind == RUN_NO_SUMMARY)
 		return;
 	if (kind == RUN_FOREIGN)
@@ -104,35 +92,24 @@ static void make_run(const char *label, const char *config, const char *name,
 		len = strlen(text);
 		text[len / 2] = '\0';
 	}
-	write_text(dir, "summary.json", text);
+	fixture_write_file(dir, "summary.json", text);
 	if (kind == RUN_LOST)
-		write_text(dir, "run.json",
-			   "{\"format\": \"oltpmark-run/1\", \"partial\": false, "
-			   "\"connections_lost\": 4, \"reconnects\": 4}\n");
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
+		fixture_write_file(
+			dir, "run.json",
+			"{\"format\": \"oltpmark-run/1\", \"partial\": false, "
+			"\"connections_lost\": 4, \"reconnects\": 4}\n");
 }
 
 static int setup(void **state)
 {
 	(void)state;
-	snprintf(root, sizeof(root), "/tmp/test_score.XXXXXX");
-	if (!mkdtemp(root))
-		return -1;
-	return 0;
+	return fixture_temp_dir(root, sizeof(root), "test_score") ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	return nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	return fixture_rm_rf(root);
 }
 
 /* Scan root and compute scores against baseline (NULL: default). */
@@ -340,7 +317,7 @@ static void test_baseline_choice(void **state)
 	runset_free(&rs);
 
 	/* No runs at all. */
-	assert_int_equal(nftw(root, rm_entry, 16, FTW_DEPTH | FTW_PHYS), 0);
+	assert_int_equal(fixture_rm_rf(root), 0);
 	assert_int_equal(mkdir(root, 0700), 0);
 	assert_int_equal(runset_scan(&rs, dirs, 1, "notpm", &err), 0);
 	assert_int_equal(rs.nruns, 0);

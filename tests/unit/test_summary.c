@@ -30,6 +30,7 @@
 #include "analysis/checkpoints.h"
 #include "analysis/report.h"
 #include "analysis/summary.h"
+#include "tests/unit/fixture_util.h"
 
 /* tests/golden, next to $OLTPMARK_FIXTURES (tests/fixtures). */
 static const char *golden(const char *name)
@@ -42,50 +43,20 @@ static const char *golden(const char *name)
 	return path;
 }
 
-static void write_file(const char *dir, const char *name, const char *text)
-{
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
-static char *read_whole(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		fail_msg("cannot open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = calloc(1, (size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	return buf;
-}
-
 static void copy_file(const char *from, const char *dir, const char *name)
 {
-	char *text = read_whole(from);
+	char *text = fixture_read_file(from, NULL);
 
-	write_file(dir, name, text);
+	fixture_write_file(dir, name, text);
 	free(text);
 }
 
 static char *make_dir(void)
 {
-	char *dir = strdup("/tmp/test_summary.XXXXXX");
+	char *dir = malloc(PATH_MAX);
 
 	assert_non_null(dir);
-	assert_non_null(mkdtemp(dir));
+	assert_non_null(fixture_temp_dir(dir, PATH_MAX, "test_summary"));
 	return dir;
 }
 
@@ -214,7 +185,7 @@ static void write_run_json_extra(const char *dir, bool partial, int ramp,
 	snprintf(text, sizeof(text), run_json_fmt, partial ? "true" : "false",
 		 partial ? "interrupted" : "completed", ramp, duration, elapsed,
 		 warehouses, counts, extra);
-	write_file(dir, "run.json", text);
+	fixture_write_file(dir, "run.json", text);
 }
 
 static void write_run_json_counts(const char *dir, bool partial, int ramp,
@@ -263,7 +234,7 @@ static void test_notpm_by_hand(void **state)
 	json_t *s;
 
 	(void)state;
-	write_file(dir, "mix.csv", hand_mix);
+	fixture_write_file(dir, "mix.csv", hand_mix);
 	write_run_json_counts(dir, false, 10, 120, 136.0, 2, counts_window);
 	assert_int_equal(summarize(dir, -1, -1, &err), 0);
 	s = load_summary(dir);
@@ -320,7 +291,7 @@ static void test_window_option(void **state)
 	json_t *s;
 
 	(void)state;
-	write_file(dir, "mix.csv", hand_mix);
+	fixture_write_file(dir, "mix.csv", hand_mix);
 	write_run_json_counts(dir, false, 10, 120, 136.0, 2, counts_window);
 	/* 20 .. 80 s: New-Orders 20000, 50000, 60000 (rollback) = 3 in one
 	   minute; Payments 21000, 31000, 41000 ok */
@@ -470,7 +441,7 @@ static void test_partial(void **state)
 	json_t *s;
 
 	(void)state;
-	write_file(dir, "mix.csv", hand_mix);
+	fixture_write_file(dir, "mix.csv", hand_mix);
 	/* ended at 70 s of a planned 130: the window ends there */
 	write_run_json(dir, true, 10, 120, 70.0, 2);
 	assert_int_equal(summarize(dir, -1, -1, &err), 0);
@@ -507,7 +478,7 @@ static void test_bounds(void **state)
 	json_t *s;
 
 	(void)state;
-	write_file(dir, "mix.csv", hand_mix);
+	fixture_write_file(dir, "mix.csv", hand_mix);
 	write_run_json(dir, false, 10, 120, 136.0, 1);
 	assert_int_equal(summarize(dir, -1, -1, &err), 0);
 	s = load_summary(dir);
@@ -567,7 +538,7 @@ static void test_bounds_sampling_noise(void **state)
 	size_t i;
 
 	(void)state;
-	write_file(dir, "mix.csv", hand_mix);
+	fixture_write_file(dir, "mix.csv", hand_mix);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char text[4096], *p;
 		const json_t *w;
@@ -593,7 +564,7 @@ static void test_bounds_sampling_noise(void **state)
 			snprintf(p, sizeof(text) - (size_t)(p - text), "%s%s",
 				 repl, rest);
 		}
-		write_file(dir, "run.json", text);
+		fixture_write_file(dir, "run.json", text);
 		assert_int_equal(summarize(dir, -1, -1, &err), 0);
 		s = load_summary(dir);
 		w = jget(s, "input_bounds.checks.rollback_pct.within");
@@ -676,25 +647,26 @@ static void test_bad_input(void **state)
 	assert_int_equal(summarize(dir, -1, -1, &err), -ENOENT);
 	assert_non_null(strstr(err.msg, "not a run directory"));
 	/* a corrupt row, named by line */
-	write_file(dir, "mix.csv",
-		   MIXCSV_HEADER "\n1,1,payment,ok,1,1\n"
-				 "2,1,payment,maybe,1,1\n");
+	fixture_write_file(dir, "mix.csv",
+			   MIXCSV_HEADER "\n1,1,payment,ok,1,1\n"
+					 "2,1,payment,maybe,1,1\n");
 	assert_int_equal(summarize(dir, -1, -1, &err), -EBADMSG);
 	assert_non_null(strstr(err.msg, "line 3"));
 	/* a t_ms no run can have */
-	write_file(dir, "mix.csv",
-		   MIXCSV_HEADER "\n99999999999,1,payment,ok,1,1\n");
+	fixture_write_file(dir, "mix.csv",
+			   MIXCSV_HEADER "\n99999999999,1,payment,ok,1,1\n");
 	assert_int_equal(summarize(dir, -1, -1, &err), -EBADMSG);
 	assert_non_null(strstr(err.msg, "line 2"));
 	/* a run.json cut in the middle */
-	write_file(dir, "mix.csv", hand_mix);
-	write_file(dir, "run.json", "{\"format\": \"oltpmark-run/1\", \"ram");
+	fixture_write_file(dir, "mix.csv", hand_mix);
+	fixture_write_file(dir, "run.json",
+			   "{\"format\": \"oltpmark-run/1\", \"ram");
 	assert_int_equal(summarize(dir, -1, -1, &err), -EBADMSG);
 	assert_non_null(strstr(err.msg, "run.json"));
 	/* a future format */
-	write_file(dir, "run.json", "{\"format\": \"oltpmark-run/2\"}");
+	fixture_write_file(dir, "run.json", "{\"format\": \"oltpmark-run/2\"}");
 	assert_int_equal(summarize(dir, -1, -1, &err), -EBADMSG);
-	write_file(dir, "run.json", "[1, 2]");
+	fixture_write_file(dir, "run.json", "[1, 2]");
 	assert_int_equal(summarize(dir, -1, -1, &err), -EBADMSG);
 	/* nothing was written for the failed attempts */
 	snprintf(path, sizeof(path), "%s/summary.json", dir);
@@ -716,7 +688,7 @@ static void write_meta(const char *dir, const char *config, const char *extra)
 		 "\"config\": \"%s\", \"start\": \"2023-11-14T22:13:20Z\", "
 		 "\"start_unix_s\": 1700000000.25%s}\n",
 		 config, extra);
-	write_file(dir, "meta.json", text);
+	fixture_write_file(dir, "meta.json", text);
 }
 
 static void write_checkpoints(const char *dir, const char *text)
@@ -725,20 +697,16 @@ static void write_checkpoints(const char *dir, const char *text)
 
 	snprintf(path, sizeof(path), "%s/sys", dir);
 	mkdir(path, 0755);
-	write_file(dir, "sys/checkpoints.csv", text);
+	fixture_write_file(dir, "sys/checkpoints.csv", text);
 }
 
 /* Whether summary.txt holds text. */
 static bool text_has(const char *dir, const char *text)
 {
-	char path[PATH_MAX], *all;
-	bool found;
+	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/summary.txt", dir);
-	all = read_whole(path);
-	found = strstr(all, text) != NULL;
-	free(all);
-	return found;
+	return fixture_file_contains(path, text);
 }
 
 /* Whether summary.json "warnings" has one that contains text. */
@@ -869,7 +837,7 @@ static void test_checkpoints_report(void **state)
 	size_t i;
 
 	(void)state;
-	write_file(dir, "mix.csv", hand_mix);
+	fixture_write_file(dir, "mix.csv", hand_mix);
 	write_run_json_counts(dir, false, 10, 120, 136.0, 2, counts_window);
 	write_meta(dir, "cached", "");
 	/* no sys/checkpoints.csv: unknown */
@@ -930,8 +898,9 @@ static void test_checkpoints_report(void **state)
 	json_decref(s);
 	/* a meta.json without a start time: the file cannot be placed */
 	write_checkpoints(dir, hand_checkpoints);
-	write_file(dir, "meta.json",
-		   "{\"format\": \"oltpmark-meta/1\", \"config\": \"x\"}\n");
+	fixture_write_file(
+		dir, "meta.json",
+		"{\"format\": \"oltpmark-meta/1\", \"config\": \"x\"}\n");
 	assert_int_equal(summarize(dir, -1, -1, &err), 0);
 	s = load_summary(dir);
 	assert_true(json_is_null(jget(s, "checkpoints")));
@@ -941,9 +910,10 @@ static void test_checkpoints_report(void **state)
 	   start_unix_s): every time moves 0.25 s later, so the checkpoint
 	   that ended at -0.250 s now ends at 0 and is kept, and a note says
 	   the times may be late */
-	write_file(dir, "meta.json",
-		   "{\"format\": \"oltpmark-meta/1\", \"config\": \"x\", "
-		   "\"start\": \"2023-11-14T22:13:20Z\"}\n");
+	fixture_write_file(
+		dir, "meta.json",
+		"{\"format\": \"oltpmark-meta/1\", \"config\": \"x\", "
+		"\"start\": \"2023-11-14T22:13:20Z\"}\n");
 	assert_int_equal(summarize(dir, -1, -1, &err), 0);
 	s = load_summary(dir);
 	a = jget(s, "checkpoints");
@@ -988,14 +958,14 @@ static void test_diagnostic(void **state)
 	size_t i;
 
 	(void)state;
-	write_file(dir, "mix.csv", hand_mix);
+	fixture_write_file(dir, "mix.csv", hand_mix);
 	write_run_json_counts(dir, false, 10, 120, 136.0, 2, counts_window);
 	snprintf(path, sizeof(path), "%s/meta.json", dir);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const json_t *d;
 
 		if (cases[i].meta)
-			write_file(dir, "meta.json", cases[i].meta);
+			fixture_write_file(dir, "meta.json", cases[i].meta);
 		else
 			unlink(path);
 		assert_int_equal(summarize(dir, -1, -1, &err), 0);
@@ -1058,7 +1028,7 @@ static void test_server_counters(void **state)
 	size_t i;
 
 	(void)state;
-	write_file(dir, "mix.csv", hand_mix);
+	fixture_write_file(dir, "mix.csv", hand_mix);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		snprintf(stats, sizeof(stats), stats_fmt, cases[i].hit,
 			 cases[i].read);
@@ -1124,8 +1094,8 @@ static void compare_with_expected(const char *dir, const char *name)
 	snprintf(want_path, sizeof(want_path), "%s",
 		 golden("run-basic/expected/"));
 	strncat(want_path, name, sizeof(want_path) - strlen(want_path) - 1);
-	got = read_whole(got_path);
-	want = read_whole(want_path);
+	got = fixture_read_file(got_path, NULL);
+	want = fixture_read_file(want_path, NULL);
 	if (strcmp(got, want) != 0) {
 		size_t i = 0;
 
