@@ -12,6 +12,7 @@
  * says so).
  */
 #include "analysis/plots.h"
+#include "analysis/runset.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -58,57 +59,14 @@ static void note(struct plots_result *p, const char *fmt, ...)
 	p->nnotes++;
 }
 
-double plots_parse_time(const char *iso)
-{
-	struct tm tm;
-	int year, mon, day, hour, min, used = 0;
-	double sec;
-	const char *rest;
-	time_t t;
-
-	if (!iso)
-		return NAN;
-	if (sscanf(iso, "%4d-%2d-%2d%*1[T ]%2d:%2d:%lf%n", &year, &mon, &day,
-		   &hour, &min, &sec, &used) != 6 ||
-	    used == 0)
-		return NAN;
-	if (mon < 1 || mon > 12 || day < 1 || day > 31 || hour > 23 ||
-	    min > 59 || sec < 0 || sec >= 61)
-		return NAN;
-	memset(&tm, 0, sizeof(tm));
-	tm.tm_year = year - 1900;
-	tm.tm_mon = mon - 1;
-	tm.tm_mday = day;
-	tm.tm_hour = hour;
-	tm.tm_min = min;
-	t = timegm(&tm);
-	rest = iso + used;
-	if (*rest == 'Z' || *rest == 'z') {
-		rest++;
-	} else if (*rest == '+' || *rest == '-') {
-		int oh, om = 0, n = 0;
-
-		if (sscanf(rest + 1, "%2d:%2d%n", &oh, &om, &n) != 2 &&
-		    sscanf(rest + 1, "%2d%2d%n", &oh, &om, &n) != 2)
-			return NAN;
-		/* local = UTC + offset */
-		t -= (*rest == '+' ? 1 : -1) * (oh * 3600 + om * 60);
-		rest += 1 + n;
-	} else {
-		return NAN; /* a time without a zone cannot be placed */
-	}
-	if (*rest != '\0')
-		return NAN;
-	return (double)t + sec;
-}
-
 double plots_run_start(const json_t *meta)
 {
 	const json_t *v = json_object_get(meta, "start_unix_s");
 
 	if (json_is_number(v) && json_number_value(v) > 0)
 		return json_number_value(v);
-	return plots_parse_time(
+	/* files from before start_unix_s: the ISO time, whole seconds */
+	return runset_parse_time(
 		json_string_value(json_object_get(meta, "start")));
 }
 

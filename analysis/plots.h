@@ -71,10 +71,4 @@ int plots_make(const char *run_dir, const struct summary *s,
  */
 double plots_run_start(const json_t *meta);
 
-/*
- * Seconds since the epoch of an ISO 8601 time "YYYY-MM-DDTHH:MM:SS[.f]"
- * followed by Z or an offset (+HH:MM, +HHMM); NAN when it is not one.
- */
-double plots_parse_time(const char *iso);
-
 #endif
