@@ -235,9 +235,9 @@ static inline char *put_null(char *p, bool bin)
 }
 
 /*
- * varchar(n) and char(n): the bytes, no terminator. The server checks the
- * length against n and pads char(n) with blanks as for text input
- * (bpcharrecv), though every char(n) value we write is n long anyway.
+ * varchar(n): the bytes, no terminator. The server checks the length
+ * against n as for text input; fixed text (tables.sql "-- fixed") is
+ * always written exactly n long.
  */
 static inline char *put_str(char *p, bool bin, const char *s, size_t len)
 {

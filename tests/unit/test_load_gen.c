@@ -129,7 +129,7 @@ static void generate(struct collect *c, uint64_t seed, enum load_table t, int w,
 /* The column types of schema/tables.sql. */
 enum col_type {
 	COL_INT,       /* integer */
-	COL_STR,       /* varchar(n) or char(n) */
+	COL_STR,       /* varchar(n) */
 	COL_NUMERIC,   /* numeric(precision, scale) */
 	COL_TIMESTAMP, /* timestamp (without time zone) */
 };
@@ -140,7 +140,7 @@ struct col {
 	enum col_type type; /* its type */
 	int n;		    /* COL_STR: length; COL_NUMERIC: precision */
 	int scale;	    /* COL_NUMERIC: digits after the point */
-	bool fixed;	    /* COL_STR: char(n), else varchar(n) */
+	bool fixed;	    /* COL_STR: marked "-- fixed": exactly n */
 	bool nullable;	    /* no NOT NULL */
 };
 
@@ -175,9 +175,9 @@ static int table_columns(enum load_table t, struct col *cols)
 		c->nullable = !strstr(line, "NOT NULL");
 		if (!strcmp(type, "integer")) {
 			c->type = COL_INT;
-		} else if (!strcmp(type, "varchar") || !strcmp(type, "char")) {
+		} else if (!strcmp(type, "varchar")) {
 			c->type = COL_STR;
-			c->fixed = type[0] == 'c';
+			c->fixed = strstr(line, "-- fixed") != NULL;
 			assert_int_equal(
 				sscanf(strchr(line, '('), "(%d)", &c->n), 1);
 		} else if (!strcmp(type, "numeric")) {
@@ -1151,6 +1151,9 @@ static void test_index_statements(void **state)
 		{"CREATE INDEX IF NOT EXISTS i ON new_order (no_o_id)",
 		 LOAD_NEW_ORDER},
 		{"CREATE INDEX i ON nosuch (x)", -1},
+		{"ANALYZE stock (s_w_id, s_i_id)", LOAD_STOCK},
+		{"-- c\nanalyze public.order_line", LOAD_ORDER_LINE},
+		{"ANALYZE", -1},
 		{"VACUUM stock", -1},
 		{"", -1},
 	};
@@ -1182,6 +1185,20 @@ static void test_index_statements(void **state)
 	/* every table but HISTORY gets its primary key */
 	for (k = 0; k < LOAD_TABLE_NR; k++)
 		assert_true(keyed[k] == (k != LOAD_HISTORY));
+
+	/* analyze.sql: one ANALYZE per table, every table */
+	memset(keyed, 0, sizeof(keyed));
+	n = load_split_statements(schema_analyze_sql, stmts, 64);
+	assert_int_equal(n, LOAD_TABLE_NR);
+	for (k = 0; k < n; k++) {
+		int t = load_statement_table(stmts[k]);
+
+		if (t < 0 || keyed[t])
+			fail_msg("analyze.sql: '%s'", stmts[k]);
+		assert_non_null(strstr(stmts[k], "ANALYZE"));
+		keyed[t] = true;
+		free(stmts[k]);
+	}
 
 	n = load_split_statements("-- header\n\nA;\n-- next\n-- just a "
 				  "comment\n-- next\nB\n  -- next  \n"
