@@ -147,7 +147,6 @@ static int run_task(struct loader *ld, PGconn *conn, struct task *t,
 		    struct err *err)
 {
 	struct load_copy_job job;
-	char sql[128];
 
 	switch (t->kind) {
 	case TASK_COPY:
@@ -165,9 +164,7 @@ static int run_task(struct loader *ld, PGconn *conn, struct task *t,
 		return load_pg_exec(conn, "functions.sql", schema_functions_sql,
 				    err);
 	case TASK_ANALYZE:
-		snprintf(sql, sizeof(sql), "ANALYZE %s",
-			 load_table_info(t->table)->name);
-		return load_pg_exec(conn, sql, sql, err);
+		return load_pg_exec(conn, "analyze.sql", t->sql, err);
 	}
 	return -EINVAL;
 }
@@ -307,6 +304,8 @@ int load_statement_table(const char *sql)
 	}
 	if (n >= 3 && !strcmp(words[0], "alter") && !strcmp(words[1], "table"))
 		i = 2;
+	else if (n >= 2 && !strcmp(words[0], "analyze"))
+		i = 1;
 	else if (n >= 1 && !strcmp(words[0], "create"))
 		for (i = 1; i < n && strcmp(words[i - 1], "on"); i++)
 			;
@@ -426,7 +425,8 @@ static int add_task(struct loader *ld, enum task_kind kind, int table,
 
 	if (ld->ntasks == MAX_TASKS) {
 		free(sql);
-		return err_set(err, -E2BIG, "indexes.sql: too many statements");
+		return err_set(err, -E2BIG,
+			       "schema: too many statements to run");
 	}
 	t = &ld->tasks[ld->ntasks++];
 	*t = (struct task){
@@ -468,10 +468,32 @@ static int build_tasks(struct loader *ld, struct err *err)
 	}
 	if ((rc = add_task(ld, TASK_FUNCTIONS, -1, NULL, 0.1, err)) < 0)
 		return rc;
-	for (t = 0; t < LOAD_TABLE_NR; t++)
-		if ((rc = add_task(ld, TASK_ANALYZE, t, NULL,
-				   analyze_cost_s(t, w), err)) < 0)
+	n = load_split_statements(schema_analyze_sql, stmts, MAX_INDEXES);
+	if (n == -E2BIG)
+		return err_set(err, n, "analyze.sql: more than %d statements",
+			       MAX_INDEXES);
+	if (n < 0)
+		return err_set(err, n, "out of memory");
+	for (i = 0; i < n; i++) {
+		t = load_statement_table(stmts[i]);
+		/* a statement on no table of ours would never become ready */
+		if (t < 0) {
+			rc = err_set(err, -EINVAL,
+				     "analyze.sql: no table of ours in '%s'",
+				     stmts[i]);
+			while (i < n)
+				free(stmts[i++]);
 			return rc;
+		}
+		rc = add_task(ld, TASK_ANALYZE, t, stmts[i],
+			      analyze_cost_s(t, w), err);
+		stmts[i] = NULL; /* add_task owns it now */
+		if (rc < 0) {
+			while (++i < n)
+				free(stmts[i]);
+			return rc;
+		}
+	}
 
 	/* Priority: the work left on the task's table from it on. */
 	for (i = 0; i < ld->ntasks; i++) {

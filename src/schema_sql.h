@@ -12,5 +12,6 @@ extern const char schema_meta_sql[];	  /* schema/meta.sql */
 extern const char schema_indexes_sql[];	  /* schema/indexes.sql */
 extern const char schema_functions_sql[]; /* schema/functions.sql */
 extern const char schema_checks_sql[];	  /* schema/checks.sql */
+extern const char schema_analyze_sql[];	  /* schema/analyze.sql */
 
 #endif
