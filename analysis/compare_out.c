@@ -11,6 +11,7 @@
  * JSON are written from the numbers, without the document.
  */
 #include "analysis/compare_out.h"
+#include "analysis/html.h"
 
 #include <errno.h>
 #include <math.h>
@@ -1170,31 +1171,6 @@ static void render_md(FILE *f, const struct doc *d)
 
 /* ------------------------------------------------------------------ */
 /* HTML                                                                */
-
-static void html_escape(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			fputc(*s, f);
-		}
-	}
-}
 
 static void html_table(FILE *f, const struct tab *t)
 {
