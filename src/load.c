@@ -434,13 +434,55 @@ static int add_task(struct loader *ld, enum task_kind kind, int table,
 	return 0;
 }
 
+/*
+ * One task of kind per statement of a schema file (file names it in
+ * errors). An ANALYZE must name one of our tables: it would never become
+ * ready otherwise; an index statement on no table of ours waits for all
+ * COPYs.
+ */
+static int add_statement_tasks(struct loader *ld, enum task_kind kind,
+			       const char *file, const char *sql,
+			       double (*cost_s)(int table, int warehouses),
+			       struct err *err)
+{
+	char *stmts[MAX_INDEXES];
+	int i, n, t, rc;
+
+	n = load_split_statements(sql, stmts, MAX_INDEXES);
+	if (n == -E2BIG)
+		return err_set(err, n, "%s: more than %d statements", file,
+			       MAX_INDEXES);
+	if (n < 0)
+		return err_set(err, n, "out of memory");
+	for (i = 0; i < n; i++) {
+		t = load_statement_table(stmts[i]);
+		if (t < 0 && kind == TASK_ANALYZE)
+			rc = err_set(err, -EINVAL,
+				     "%s: no table of ours in '%s'", file,
+				     stmts[i]);
+		else
+			rc = add_task(ld, kind, t, stmts[i],
+				      cost_s(t, ld->opts->warehouses), err);
+		if (rc < 0) {
+			/* add_task frees what it refuses; free the rest */
+			if (t < 0 && kind == TASK_ANALYZE)
+				free(stmts[i]);
+			while (++i < n)
+				free(stmts[i]);
+			return rc;
+		}
+		if (kind == TASK_INDEX)
+			ld->progress->indexes_total++;
+	}
+	return 0;
+}
+
 /* The task list: COPY, index statements, functions, ANALYZE. */
 static int build_tasks(struct loader *ld, struct err *err)
 {
 	int w = ld->opts->warehouses;
 	double rest[LOAD_TABLE_NR] = {0};
-	char *stmts[MAX_INDEXES];
-	int t, i, n, rc;
+	int t, i, rc;
 
 	for (t = 0; t < LOAD_TABLE_NR; t++) {
 		if ((rc = add_task(ld, TASK_COPY, t, NULL, copy_cost_s(t, w),
@@ -448,52 +490,16 @@ static int build_tasks(struct loader *ld, struct err *err)
 			return rc;
 		ld->copies_left++;
 	}
-	n = load_split_statements(schema_indexes_sql, stmts, MAX_INDEXES);
-	if (n == -E2BIG)
-		return err_set(err, n, "indexes.sql: more than %d statements",
-			       MAX_INDEXES);
-	if (n < 0)
-		return err_set(err, n, "out of memory");
-	for (i = 0; i < n; i++) {
-		t = load_statement_table(stmts[i]);
-		rc = add_task(ld, TASK_INDEX, t, stmts[i], index_cost_s(t, w),
-			      err);
-		stmts[i] = NULL; /* add_task owns it now */
-		if (rc < 0) {
-			while (++i < n)
-				free(stmts[i]);
-			return rc;
-		}
-		ld->progress->indexes_total++;
-	}
+	rc = add_statement_tasks(ld, TASK_INDEX, "indexes.sql",
+				 schema_indexes_sql, index_cost_s, err);
+	if (rc < 0)
+		return rc;
 	if ((rc = add_task(ld, TASK_FUNCTIONS, -1, NULL, 0.1, err)) < 0)
 		return rc;
-	n = load_split_statements(schema_analyze_sql, stmts, MAX_INDEXES);
-	if (n == -E2BIG)
-		return err_set(err, n, "analyze.sql: more than %d statements",
-			       MAX_INDEXES);
-	if (n < 0)
-		return err_set(err, n, "out of memory");
-	for (i = 0; i < n; i++) {
-		t = load_statement_table(stmts[i]);
-		/* a statement on no table of ours would never become ready */
-		if (t < 0) {
-			rc = err_set(err, -EINVAL,
-				     "analyze.sql: no table of ours in '%s'",
-				     stmts[i]);
-			while (i < n)
-				free(stmts[i++]);
-			return rc;
-		}
-		rc = add_task(ld, TASK_ANALYZE, t, stmts[i],
-			      analyze_cost_s(t, w), err);
-		stmts[i] = NULL; /* add_task owns it now */
-		if (rc < 0) {
-			while (++i < n)
-				free(stmts[i]);
-			return rc;
-		}
-	}
+	rc = add_statement_tasks(ld, TASK_ANALYZE, "analyze.sql",
+				 schema_analyze_sql, analyze_cost_s, err);
+	if (rc < 0)
+		return rc;
 
 	/* Priority: the work left on the task's table from it on. */
 	for (i = 0; i < ld->ntasks; i++) {
