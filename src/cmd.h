@@ -16,5 +16,6 @@ int cmd_check(int argc, char **argv);	/* src/cmd_check.c */
 int cmd_run(int argc, char **argv);	/* src/cmd_run.c */
 int cmd_report(int argc, char **argv);	/* src/cmd_report.c */
 int cmd_compare(int argc, char **argv); /* src/cmd_compare.c */
+int cmd_probe(int argc, char **argv);	/* src/cmd_probe.c */
 
 #endif

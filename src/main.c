@@ -20,6 +20,8 @@ static const struct {
 	{"report", cmd_report,
 	 "summary, time series, plots and report.html for a run"},
 	{"compare", cmd_compare, "score runs against a baseline label"},
+	{"probe", cmd_probe,
+	 "time fixed work on this host (CPU, memory, fsync)"},
 };
 
 static void usage(FILE *out)

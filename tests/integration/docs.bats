@@ -87,7 +87,7 @@ check_subcommand() {
 	# command lines: two spaces, a lower-case name, a description
 	listed=$(sed -n 's/^  \([a-z][a-z]*\)  *[a-z].*/\1/p' <<<"$output" |
 		sort | tr '\n' ' ')
-	[ "$listed" = "check compare load report run " ]
+	[ "$listed" = "check compare load probe report run " ]
 }
 
 @test "oltpmark load: every option of --help is in the man page and docs/load.md" {
@@ -108,6 +108,10 @@ check_subcommand() {
 
 @test "oltpmark compare: every option of --help is in the man page and docs/compare.md" {
 	check_subcommand compare
+}
+
+@test "oltpmark probe: every option of --help is in the man page and docs/probe.md" {
+	check_subcommand probe
 }
 
 @test "run/oltpmark-run: every option of --help is in docs/experiments.md" {
