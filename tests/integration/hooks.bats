@@ -15,8 +15,8 @@
 
 load helpers
 
-ALL_HOOKS=(sysinfo vmstat iostat interrupts diskstats pg-stats readprofile
-	lockstat perf-profile perf-lock)
+ALL_HOOKS=(sysinfo vmstat iostat interrupts diskstats pg-stats hostprobe
+	readprofile lockstat perf-profile perf-lock)
 
 setup_file() {
 	local h t0 t1
@@ -180,7 +180,8 @@ newdir() {
 @test "cheap hooks report no trouble" {
 	local h
 
-	for h in sysinfo vmstat iostat interrupts diskstats pg-stats readprofile lockstat; do
+	for h in sysinfo vmstat iostat interrupts diskstats pg-stats hostprobe \
+		readprofile lockstat; do
 		if [[ -e $SYS/$h.err ]]; then
 			echo "$h.err: $(<"$SYS/$h.err")"
 			return 1
@@ -298,6 +299,55 @@ newdir() {
 	[[ ! -e $SYS/perf-lock.skipped ]] || skip "$(<"$SYS/perf-lock.skipped")"
 	grep -q 'contended' "$SYS/perf-lock.txt"
 	[[ ! -e $SYS/perf-lock.data ]]
+}
+
+# probe_field FILE EXPR: a value of the probe's JSON (python3 expression
+# on j), printed.
+probe_field() {
+	python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+@test "hostprobe: the probe before and after, fsync beside the data directory" {
+	local a
+
+	[[ ! -e $SYS/hostprobe.skipped ]]
+	for a in start stop; do
+		[[ $(probe_field "$SYS/hostprobe.$a.json" 'j["format"]') == oltpmark-probe/1 ]]
+		python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["cpu"]["ns_per_op"] > 0 and j["memory"]["ns_per_op"] > 0
+assert j["cpu"]["ns_per_op_min"] <= j["cpu"]["ns_per_op"]' "$SYS/hostprobe.$a.json"
+	done
+	# The throwaway server's data directory is known: the synced file went
+	# beside it and is gone.
+	if [[ -n ${PGTEST_DIR-} ]]; then
+		[[ $(probe_field "$SYS/hostprobe.stop.json" 'j["fsync"]["dir"]') == "$(cd "$PGTEST_DIR" && pwd)" ]]
+		(($(probe_field "$SYS/hostprobe.stop.json" 'int(j["fsync"]["us_median"] > 0)') == 1))
+		[[ -z $(find "$PGTEST_DIR" -maxdepth 1 -name '.oltpmark-probe.*') ]]
+	fi
+	[[ ! -e $SYS/hostprobe.start.json.tmp && ! -e $SYS/hostprobe.stop.json.tmp ]]
+}
+
+@test "hostprobe: without a data directory, CPU and memory only; no binary: skipped" {
+	local dir bin
+
+	dir=$(newdir)
+	env -u OLTPMARK_PGDATA "$HOOKS/hostprobe" start "$dir"
+	env -u OLTPMARK_PGDATA "$HOOKS/hostprobe" stop "$dir"
+	[[ -s $dir/hostprobe.start.json && -s $dir/hostprobe.stop.json ]]
+	[[ $(probe_field "$dir/hostprobe.stop.json" '"fsync" in j') == False ]]
+	[[ ! -e $dir/hostprobe.err ]]
+
+	# A copy of the hooks with no oltpmark beside them, none on PATH.
+	bin=$(mktemp -d "$BATS_TEST_TMPDIR/bin.XXXXXX")
+	mkdir -p "$bin/run/hooks"
+	cp "$HOOKS/hostprobe" "$HOOKS/lib.sh" "$bin/run/hooks/"
+	ln -s "$(command -v bash)" "$bin/bash"
+	dir=$(newdir)
+	env -u OLTPMARK PATH="$bin" "$bin/run/hooks/hostprobe" start "$dir"
+	env -u OLTPMARK PATH="$bin" "$bin/run/hooks/hostprobe" stop "$dir"
+	grep -q '^no oltpmark binary' "$dir/hostprobe.skipped"
+	[[ ! -e $dir/hostprobe.start.json ]]
 }
 
 @test "a hook whose tools are missing writes NAME.skipped and exits 0" {
@@ -484,7 +534,7 @@ newdir() {
 
 	run "$HOOKS/run-all" list
 	((status == 0))
-	[[ ${lines[0]} == 'cheap: sysinfo vmstat iostat interrupts diskstats pg-stats' ]]
+	[[ ${lines[0]} == 'cheap: sysinfo vmstat iostat interrupts diskstats pg-stats hostprobe' ]]
 	[[ ${lines[1]} == 'diagnostic: readprofile lockstat perf-profile perf-lock' ]]
 
 	dir=$(newdir)/sys
