@@ -7,7 +7,8 @@
  * (vmstat -t timestamps against meta.json's start plus the window of
  * summary.json), averaged over the label's scored runs. Profiles and lock
  * statistics are averaged over the runs that have them, as shares of
- * each run's total, so runs of different lengths weigh the same.
+ * each run's total, so runs of different lengths weigh the same. The
+ * host probe of a run is the mean of the probes before and after it.
  */
 #include "analysis/compare_evidence.h"
 
@@ -22,6 +23,7 @@
 
 #include "analysis/parse_lockstat.h"
 #include "analysis/parse_perf.h"
+#include "analysis/parse_probe.h"
 #include "analysis/parse_readprofile.h"
 #include "analysis/parse_vmstat.h"
 #include "analysis/stats.h"
@@ -276,6 +278,106 @@ static double mean_known(const double *v, size_t n)
 	return k ? sum / (double)k : NAN;
 }
 
+/*
+ * Mean and CoV (NAN below 2 values) of the finite values of v[0..n-1],
+ * which are moved to the front of v.
+ */
+static void mean_cov_known(double *v, size_t n, double *mean, double *cov)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			v[k++] = v[i];
+	*mean = stats_mean(v, k);
+	*cov = stats_cov(v, k);
+}
+
+/* 100 x v / base, NAN when either is unknown (or base is not positive). */
+static double vs_base(double v, double base)
+{
+	return base > 0 && isfinite(v) ? 100 * v / base : NAN;
+}
+
+/* --- host probe */
+
+/* The figures of a run's probes, in the order of its work arrays. */
+enum probe_fig {
+	PROBE_CPU,   /* cpu.ns_per_op */
+	PROBE_MEM,   /* memory.ns_per_op */
+	PROBE_FSYNC, /* fsync.us_median, in ms */
+	PROBE_FIG_NR /* number of figures */
+};
+
+/* A run's probe files: one just before it, one just after. */
+static const char *const probe_files[] = {
+	"sys/hostprobe.start.json",
+	"sys/hostprobe.stop.json",
+};
+
+/*
+ * One probe file of run into *p. 1 when read; 0 when absent, or when it
+ * could not be read (remarked), with p all NAN; -ENOMEM.
+ */
+static int read_probe(struct cev *ev, const struct runset_run *run,
+		      const char *name, struct hprobe *p)
+{
+	struct err err = {""};
+	int rc = -EIO;
+	FILE *f;
+
+	*p = (struct hprobe){NAN, NAN, NAN, NAN};
+	if (!run_has_file(run, name))
+		return 0;
+	f = open_sys(run, name, &err);
+	if (f) {
+		rc = hprobe_parse(f, p, &err);
+		fclose(f);
+	}
+	if (rc == 0)
+		return 1;
+	rc = remark(ev, run->dir, "%s ignored (%s)", name, err.msg);
+	return rc < 0 ? rc : 0;
+}
+
+/*
+ * A run's probe figures into v[PROBE_FIG_NR]: each the mean of the two
+ * probes, or the one that has it (NAN when neither). 1 when a probe file
+ * was read, 0 when none, -ENOMEM.
+ */
+static int run_probe(struct cev *ev, const struct runset_run *run, double *v)
+{
+	struct hprobe p[2];
+	size_t i;
+	int rc, got = 0;
+
+	for (i = 0; i < 2; i++) {
+		rc = read_probe(ev, run, probe_files[i], &p[i]);
+		if (rc < 0)
+			return rc;
+		got += rc;
+	}
+	v[PROBE_CPU] = mean_known((double[]){p[0].cpu_ns, p[1].cpu_ns}, 2);
+	v[PROBE_MEM] = mean_known((double[]){p[0].mem_ns, p[1].mem_ns}, 2);
+	v[PROBE_FSYNC] = mean_known((double[]){p[0].fsync_us_median,
+					       p[1].fsync_us_median},
+				    2) /
+			 1000;
+	return got > 0;
+}
+
+/* Means and CoVs of the runs' probe figures; probe[f] has n values. */
+static void contest_probe(struct cev_contest *c, double *const *probe, size_t n)
+{
+	mean_cov_known(probe[PROBE_CPU], n, &c->host_cpu_ns, &c->host_cpu_cov);
+	mean_cov_known(probe[PROBE_MEM], n, &c->host_mem_ns, &c->host_mem_cov);
+	mean_cov_known(probe[PROBE_FSYNC], n, &c->host_fsync_ms,
+		       &c->host_fsync_cov);
+	c->host_cpu_vs_base = c->host_mem_vs_base = c->host_fsync_vs_base = NAN;
+}
+
+/* --- the median run */
+
 /* Sort helper for the median run: by metric, then by run index. */
 struct rank_item {
 	double metric; /* the run's metric */
@@ -291,7 +393,14 @@ static int cmp_rank(const void *a, const void *b)
 	return x->run < y->run ? -1 : x->run > y->run;
 }
 
-/* One contest cell; work arrays hold rs->nruns entries each. */
+/*
+ * Work arrays of a contest cell, rs->nruns doubles each: NOTPM, p90,
+ * New-Order mean, CPU, I/O wait, then the probe figures.
+ */
+#define CONTEST_RUN_FIGS 5
+#define CONTEST_WORK	 (CONTEST_RUN_FIGS + PROBE_FIG_NR)
+
+/* One contest cell; work holds CONTEST_WORK arrays. */
 static int contest_cell(struct cev *ev, const struct runset *rs,
 			const char *label, const char *config,
 			struct cev_contest *c, double *work,
@@ -299,10 +408,13 @@ static int contest_cell(struct cev *ev, const struct runset *rs,
 {
 	double *notpm = work, *p90 = work + rs->nruns,
 	       *nomean = work + 2 * rs->nruns, *cpu = work + 3 * rs->nruns,
-	       *wa = work + 4 * rs->nruns;
-	size_t r, n = 0;
+	       *wa = work + 4 * rs->nruns, *probe[PROBE_FIG_NR];
+	double fig[PROBE_FIG_NR];
+	size_t r, f, n = 0;
 	int rc;
 
+	for (f = 0; f < PROBE_FIG_NR; f++)
+		probe[f] = work + (CONTEST_RUN_FIGS + f) * rs->nruns;
 	memset(c, 0, sizeof(*c));
 	c->rep_run = -1;
 	for (r = 0; r < rs->nruns; r++) {
@@ -319,6 +431,12 @@ static int contest_cell(struct cev *ev, const struct runset *rs,
 			return rc;
 		if (isfinite(cpu[n]))
 			c->vmstat_runs++;
+		rc = run_probe(ev, run, fig);
+		if (rc < 0)
+			return rc;
+		c->probe_runs += (size_t)rc;
+		for (f = 0; f < PROBE_FIG_NR; f++)
+			probe[f][n] = fig[f];
 		rank[n] = (struct rank_item){run->metric, r};
 		n++;
 	}
@@ -329,6 +447,7 @@ static int contest_cell(struct cev *ev, const struct runset *rs,
 	c->cpu_pct = mean_known(cpu, n);
 	c->iowait_pct = mean_known(wa, n);
 	c->ratio = NAN;
+	contest_probe(c, probe, n);
 	if (n) {
 		/* The median run; with an even count the lower middle. */
 		qsort(rank, n, sizeof(*rank), cmp_rank);
@@ -343,6 +462,29 @@ const struct cev_contest *cev_contest_at(const struct cev *ev, size_t label,
 	return &ev->contest[label * ev->nconfigs + config];
 }
 
+/* Each label of column config against the baseline's cell. */
+static void contest_vs_base(struct cev *ev, const struct score_table *t,
+			    size_t config)
+{
+	const struct cev_contest *base =
+		cev_contest_at(ev, t->baseline, config);
+	size_t l;
+
+	for (l = 0; l < t->nlabels; l++) {
+		struct cev_contest *cell =
+			&ev->contest[l * t->nconfigs + config];
+
+		if (base->no_mean_ms > 0 && isfinite(cell->no_mean_ms))
+			cell->ratio = cell->no_mean_ms / base->no_mean_ms;
+		cell->host_cpu_vs_base =
+			vs_base(cell->host_cpu_ns, base->host_cpu_ns);
+		cell->host_mem_vs_base =
+			vs_base(cell->host_mem_ns, base->host_mem_ns);
+		cell->host_fsync_vs_base =
+			vs_base(cell->host_fsync_ms, base->host_fsync_ms);
+	}
+}
+
 static int build_contest(struct cev *ev, const struct runset *rs,
 			 const struct score_table *t)
 {
@@ -355,7 +497,7 @@ static int build_contest(struct cev *ev, const struct runset *rs,
 	ev->nconfigs = t->nconfigs;
 	ev->contest =
 		calloc(t->nlabels * t->nconfigs + 1, sizeof(*ev->contest));
-	work = calloc(5 * rs->nruns + 1, sizeof(*work));
+	work = calloc(CONTEST_WORK * rs->nruns + 1, sizeof(*work));
 	rank = calloc(rs->nruns + 1, sizeof(*rank));
 	if (!ev->contest || !work || !rank) {
 		rc = -ENOMEM;
@@ -366,18 +508,8 @@ static int build_contest(struct cev *ev, const struct runset *rs,
 			rc = contest_cell(ev, rs, t->labels[l], t->configs[c],
 					  &ev->contest[l * t->nconfigs + c],
 					  work, rank);
-	for (c = 0; c < t->nconfigs && rc == 0; c++) {
-		double base =
-			ev->contest[t->baseline * t->nconfigs + c].no_mean_ms;
-
-		for (l = 0; l < t->nlabels; l++) {
-			struct cev_contest *cell =
-				&ev->contest[l * t->nconfigs + c];
-
-			if (base > 0 && isfinite(cell->no_mean_ms))
-				cell->ratio = cell->no_mean_ms / base;
-		}
-	}
+	for (c = 0; c < t->nconfigs && rc == 0; c++)
+		contest_vs_base(ev, t, c);
 out:
 	free(work);
 	free(rank);

@@ -3,9 +3,10 @@
  * compare_evidence.h - what `oltpmark compare` shows beside the scores:
  * the contest-style table (mean NOTPM, New-Order p90, CPU and I/O wait
  * from vmstat over the measured window, response-time ratio to the
- * baseline), the representative run of each label for the side-by-side
- * plots, and the kernel profile and lock contention tables of the
- * diagnostic runs, each label against the baseline.
+ * baseline, and the host probe timed before and after each run), the
+ * representative run of each label for the side-by-side plots, and the
+ * kernel profile and lock contention tables of the diagnostic runs, each
+ * label against the baseline.
  *
  * Missing evidence is unknown, never an error: a run without sys/vmstat.txt
  * has no CPU figure, a label without a profile has no profile table. A
@@ -36,6 +37,19 @@ struct cev_contest {
 	size_t vmstat_runs; /* runs whose vmstat gave cpu_pct */
 	double ratio;	    /* no_mean_ms / the baseline's no_mean_ms */
 	long rep_run;	    /* index in runs[] of the median run, -1 none */
+	/* The host probe (sys/hostprobe.{start,stop}.json): a run's figure
+	 * is the mean of its two probes, or the one it has; below, means
+	 * over the runs and CoV (sd / mean, a fraction) across them. */
+	size_t probe_runs;	   /* scored runs with a readable probe */
+	double host_cpu_ns;	   /* CPU chain, ns per step */
+	double host_cpu_cov;	   /* its CoV; NAN with fewer than 2 runs */
+	double host_mem_ns;	   /* pointer chase, ns per load */
+	double host_mem_cov;	   /* its CoV */
+	double host_fsync_ms;	   /* median 8 KiB write + fdatasync, ms */
+	double host_fsync_cov;	   /* its CoV */
+	double host_cpu_vs_base;   /* 100 x host_cpu_ns / the baseline's */
+	double host_mem_vs_base;   /* 100 x host_mem_ns / the baseline's */
+	double host_fsync_vs_base; /* 100 x host_fsync_ms / the baseline's */
 };
 
 /* Where a profile or lock table comes from. */

@@ -531,6 +531,206 @@ static void contest_tables(struct doc *d, const struct cout_input *in)
 		 "relative to the baseline's (below 1: faster).");
 }
 
+/* The figures of the host probe table, in column order. */
+enum probe_col {
+	PCOL_CPU,   /* CPU chain, ns per step */
+	PCOL_MEM,   /* pointer chase, ns per load */
+	PCOL_FSYNC, /* write + fdatasync, ms */
+	PCOL_NR	    /* number of figures */
+};
+
+/* Columns of a host probe table: label, runs, then per figure 3. */
+#define PROBE_COLS (2 + 3 * PCOL_NR)
+
+/* One figure of a contest cell: its mean, CoV (fraction) and vs base. */
+struct probe_figure {
+	double mean;	/* mean over the runs */
+	double cov;	/* CoV across them, NAN below 2 runs */
+	double vs_base; /* 100 x mean / the baseline's mean */
+};
+
+/* Figure k of cc. */
+static struct probe_figure probe_figure(const struct cev_contest *cc,
+					enum probe_col k)
+{
+	switch (k) {
+	case PCOL_CPU:
+		return (struct probe_figure){cc->host_cpu_ns, cc->host_cpu_cov,
+					     cc->host_cpu_vs_base};
+	case PCOL_MEM:
+		return (struct probe_figure){cc->host_mem_ns, cc->host_mem_cov,
+					     cc->host_mem_vs_base};
+	case PCOL_FSYNC:
+	case PCOL_NR:
+	default:
+		return (struct probe_figure){cc->host_fsync_ms,
+					     cc->host_fsync_cov,
+					     cc->host_fsync_vs_base};
+	}
+}
+
+/* Whether any label has a probe in configuration c (or any, c SIZE_MAX). */
+static bool probe_any(const struct cout_input *in, size_t c)
+{
+	size_t l, k;
+
+	for (l = 0; l < in->t->nlabels; l++)
+		for (k = 0; k < in->t->nconfigs; k++)
+			if ((c == SIZE_MAX || k == c) &&
+			    cev_contest_at(in->ev, l, k)->probe_runs)
+				return true;
+	return false;
+}
+
+/* The host probe table of configuration c. */
+static void probe_table(struct doc *d, const struct cout_input *in, size_t c)
+{
+	static const struct {
+		const char *title; /* group title */
+		const char *unit;  /* head of the mean's column */
+		int dec;	   /* decimals of the mean */
+	} figs[PCOL_NR] = {
+		[PCOL_CPU] = {"CPU", "ns/op", 3},
+		[PCOL_MEM] = {"Memory", "ns/op", 1},
+		[PCOL_FSYNC] = {"fsync", "ms", 3},
+	};
+	const struct score_table *t = in->t;
+	struct tab *tab;
+	size_t i, k;
+
+	tab = tab_new(d, PROBE_COLS,
+		      fmt(d, "%s", runset_config_title(t->configs[c])));
+	tab_col(d, tab, 0, "Label", false, 0);
+	tab_col(d, tab, 1, "Runs", true, 2);
+	for (k = 0; k < PCOL_NR; k++) {
+		size_t col = 2 + 3 * k;
+
+		tab_col(d, tab, col, figs[k].unit, true, 4);
+		tab_col(d, tab, col + 1, "CoV %", true, 2);
+		tab_col(d, tab, col + 2, "vs base", true, 2);
+		tab_group(d, tab, col, 3, (int)k + 1, figs[k].title);
+	}
+	for (i = 0; i < t->nlabels; i++) {
+		size_t l = row_label(t, i), row;
+		const struct cev_contest *cc = cev_contest_at(in->ev, l, c);
+
+		if (!cc->probe_runs)
+			continue;
+		row = tab_row(d, tab);
+		tab_set(d, tab, row, 0, "%s", t->labels[l]);
+		tab_set(d, tab, row, 1, "%zu", cc->probe_runs);
+		for (k = 0; k < PCOL_NR; k++) {
+			struct probe_figure pf =
+				probe_figure(cc, (enum probe_col)k);
+			size_t col = 2 + 3 * k;
+
+			tab_num(d, tab, row, col, pf.mean, figs[k].dec);
+			tab_num(d, tab, row, col + 1, 100 * pf.cov, 1);
+			if (l != t->baseline)
+				tab_num(d, tab, row, col + 2, pf.vs_base, 1);
+		}
+	}
+}
+
+/*
+ * How far a probe moved from the baseline's, in percent, when that is
+ * more than the baseline's own spread between runs (at least 2 %): less
+ * is noise of the probe. The change (positive: slower), or 0 when it did
+ * not move that far or is unknown.
+ */
+static double probe_moved(const struct probe_figure *pf,
+			  const struct probe_figure *base)
+{
+	double limit = 100 * base->cov, change = pf->vs_base - 100;
+
+	if (!(limit > 2))
+		limit = 2;
+	return fabs(change) > limit ? change : 0;
+}
+
+/* "slower" for a longer time per operation, "faster" for a shorter. */
+static const char *probe_speed(double change)
+{
+	return change > 0 ? "slower" : "faster";
+}
+
+/*
+ * The warning for label l in configuration c when its CPU or memory
+ * probe moved from the baseline's. fsync is left out: it goes through the
+ * kernel under test, so its change may be the kernel's own.
+ */
+static void probe_warning(struct doc *d, const struct cout_input *in, size_t l,
+			  size_t c)
+{
+	const struct score_table *t = in->t;
+	const struct cev_contest *cc = cev_contest_at(in->ev, l, c),
+				 *bc = cev_contest_at(in->ev, t->baseline, c);
+	struct probe_figure cpu = probe_figure(cc, PCOL_CPU),
+			    mem = probe_figure(cc, PCOL_MEM),
+			    bcpu = probe_figure(bc, PCOL_CPU),
+			    bmem = probe_figure(bc, PCOL_MEM);
+	double dc = probe_moved(&cpu, &bcpu), dm = probe_moved(&mem, &bmem);
+	/* The larger move leads; the other is named if it moved too. */
+	bool cpu_leads = fabs(dc) >= fabs(dm);
+	double lead = cpu_leads ? dc : dm, other = cpu_leads ? dm : dc;
+	char also[64] = "";
+
+	if (l == t->baseline || (dc == 0 && dm == 0))
+		return;
+	if (other != 0)
+		snprintf(also, sizeof(also), "; %s probe: %.1f %% %s",
+			 cpu_leads ? "memory" : "CPU", fabs(other),
+			 probe_speed(other));
+	doc_para(d,
+		 "%s: the host was %.1f %% %s during %s's runs than during "
+		 "the baseline's (%s probe%s): score differences of that "
+		 "size may be the host's, not the kernel's.",
+		 runset_config_title(t->configs[c]), fabs(lead),
+		 probe_speed(lead), t->labels[l], cpu_leads ? "CPU" : "memory",
+		 also);
+}
+
+/* The "Host probe" section: only when some run has a probe. */
+static void probe_tables(struct doc *d, const struct cout_input *in)
+{
+	const struct score_table *t = in->t;
+	size_t c, i;
+
+	if (!probe_any(in, SIZE_MAX))
+		return;
+	doc_heading(d, 2, "Host probe");
+	for (c = 0; c < t->nconfigs; c++) {
+		if (!probe_any(in, c)) {
+			doc_para(d, "%s: no scored run has a host probe.",
+				 runset_config_title(t->configs[c]));
+			continue;
+		}
+		probe_table(d, in, c);
+		if (!cev_contest_at(in->ev, t->baseline, c)->probe_runs)
+			doc_para(d,
+				 "The baseline %s has no host probe here: no "
+				 "comparison.",
+				 t->labels[t->baseline]);
+		for (i = 0; i < t->nlabels; i++)
+			probe_warning(d, in, row_label(t, i), c);
+	}
+	doc_para(d,
+		 "The hostprobe hook times the same fixed work on the host "
+		 "just before and just after each run, outside the measured "
+		 "interval: CPU, an arithmetic dependency chain (ns per "
+		 "step); Memory, a pointer chase over a buffer larger than "
+		 "the caches (ns per load); fsync, an 8 KiB overwrite and "
+		 "fdatasync, like a WAL write (median, ms). Lower is faster. "
+		 "A run's figure is the mean of its two probes. Runs: scored "
+		 "runs with a probe. CoV: across them. vs base: 100 x the "
+		 "label's mean / the baseline's. Shared hosts drift by 15 to "
+		 "25 %% over tens of minutes: when a label's probe differs "
+		 "from the baseline's, the host changed speed between their "
+		 "runs. CPU and memory hardly enter the kernel; fsync goes "
+		 "through the file system and block layer of the kernel under "
+		 "test, so its change may be the kernel's own.");
+}
+
 /* "1 run" / "3 runs". */
 static const char *runs_word(size_t n)
 {
@@ -831,6 +1031,7 @@ static void build_doc(struct doc *d, const struct cout_input *in, bool html)
 	score_table(d, in);
 	score_legend(d, in);
 	contest_tables(d, in);
+	probe_tables(d, in);
 	profile_tables(d, in);
 	lock_tables(d, in);
 	plots_section(d, in, html);
@@ -1334,7 +1535,8 @@ static void write_csv(FILE *f, const struct cout_input *in)
 	fputs("label,config,baseline,runs,runs_not_scored,mean,geomean,sd,"
 	      "cov_pct,score,ci95_lo,ci95_hi,half_width,df,t,p,p_holm,"
 	      "significant,notpm,new_order_p90_ms,new_order_mean_ms,cpu_pct,"
-	      "iowait_pct,ratio\n",
+	      "iowait_pct,ratio,host_cpu_ns,host_cpu_cov_pct,host_mem_ns,"
+	      "host_mem_cov_pct,host_fsync_ms,host_fsync_cov_pct\n",
 	      f);
 	for (i = 0; i < t->nlabels; i++) {
 		size_t l = row_label(t, i);
@@ -1368,6 +1570,12 @@ static void write_csv(FILE *f, const struct cout_input *in)
 			csv_num(f, cc->cpu_pct);
 			csv_num(f, cc->iowait_pct);
 			csv_num(f, cc->ratio);
+			csv_num(f, cc->host_cpu_ns);
+			csv_num(f, 100 * cc->host_cpu_cov);
+			csv_num(f, cc->host_mem_ns);
+			csv_num(f, 100 * cc->host_mem_cov);
+			csv_num(f, cc->host_fsync_ms);
+			csv_num(f, 100 * cc->host_fsync_cov);
 			fputc('\n', f);
 		}
 	}
@@ -1464,6 +1672,22 @@ static json_t *json_scores(const struct cout_input *in, bool *oom)
 	return arr;
 }
 
+/* The host probe figures of a contest cell, added to o. */
+static void json_contest_probe(json_t *o, const struct cev_contest *cc,
+			       bool *oom)
+{
+	jset(o, "probe_runs", json_integer((json_int_t)cc->probe_runs), oom);
+	jset(o, "host_cpu_ns", jnum(cc->host_cpu_ns), oom);
+	jset(o, "host_cpu_cov_pct", jnum(100 * cc->host_cpu_cov), oom);
+	jset(o, "host_cpu_vs_base", jnum(cc->host_cpu_vs_base), oom);
+	jset(o, "host_mem_ns", jnum(cc->host_mem_ns), oom);
+	jset(o, "host_mem_cov_pct", jnum(100 * cc->host_mem_cov), oom);
+	jset(o, "host_mem_vs_base", jnum(cc->host_mem_vs_base), oom);
+	jset(o, "host_fsync_ms", jnum(cc->host_fsync_ms), oom);
+	jset(o, "host_fsync_cov_pct", jnum(100 * cc->host_fsync_cov), oom);
+	jset(o, "host_fsync_vs_base", jnum(cc->host_fsync_vs_base), oom);
+}
+
 static json_t *json_contest(const struct cout_input *in, bool *oom)
 {
 	const struct score_table *t = in->t;
@@ -1498,6 +1722,7 @@ static json_t *json_contest(const struct cout_input *in, bool *oom)
 					       in->rs->runs[cc->rep_run].dir)
 				     : json_null(),
 			     oom);
+			json_contest_probe(o, cc, oom);
 			jpush(arr, o, oom);
 		}
 	return arr;

@@ -110,13 +110,15 @@ int cmd_compare(int argc, char **argv)
 			"--holm). Partial, not steady and\ndiagnostic runs are "
 			"listed, not scored. Then a contest table (NOTPM,\n"
 			"New-Order p90, CPU and I/O wait from vmstat, response-"
-			"time ratio),\nprofile and lock tables from diagnostic "
-			"runs, and, when files are\nwritten, side-by-side "
-			"vmstat plots. --format html writes compare.html\n"
-			"into --out (default: the first DIR) and prints its "
-			"path. Exit status:\n0 scored, 1 no runs found or none "
-			"scorable, 2 bad option or DIR or an\nunknown "
-			"--baseline. See docs/compare.md.",
+			"time ratio),\nthe host probe of each label against "
+			"the baseline's (a warning when\nthe host itself "
+			"changed speed), profile and lock tables from\n"
+			"diagnostic runs, and, when files are written, "
+			"side-by-side vmstat\nplots. --format html writes compare.html "
+			"into --out (default: the first\nDIR) and prints its "
+			"path. Exit status: 0 scored, 1 no runs found or\nnone "
+			"scorable, 2 bad option or DIR or an unknown --baseline. "
+			"See\ndocs/compare.md.",
 		.opts = opts,
 		.nopts = (int)(sizeof(opts) / sizeof(opts[0])),
 		.min_args = 1,
