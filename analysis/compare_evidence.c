@@ -326,7 +326,7 @@ static int read_probe(struct cev *ev, const struct runset_run *run,
 	int rc = -EIO;
 	FILE *f;
 
-	*p = (struct hprobe){NAN, NAN, NAN, NAN};
+	*p = (struct hprobe){NAN, NAN, NAN, NAN, NAN};
 	if (!run_has_file(run, name))
 		return 0;
 	f = open_sys(run, name, &err);
@@ -334,8 +334,17 @@ static int read_probe(struct cev *ev, const struct runset_run *run,
 		rc = hprobe_parse(f, p, &err);
 		fclose(f);
 	}
-	if (rc == 0)
+	if (rc == 0 && !(p->others_busy_pct > CEV_PROBE_BUSY_MAX_PCT))
 		return 1;
+	if (rc == 0) {
+		/* it shared the machine with other work: not the host's speed */
+		rc = remark(ev, run->dir,
+			    "%s not counted: other work used %.0f %% of the "
+			    "CPUs while it ran",
+			    name, p->others_busy_pct);
+		*p = (struct hprobe){NAN, NAN, NAN, NAN, NAN};
+		return rc < 0 ? rc : 0;
+	}
 	rc = remark(ev, run->dir, "%s ignored (%s)", name, err.msg);
 	return rc < 0 ? rc : 0;
 }

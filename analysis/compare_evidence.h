@@ -26,6 +26,12 @@
 #define CEV_TOP_SYMBOLS 10
 #define CEV_TOP_LOCKS	10
 
+/*
+ * A host probe during which other work used more than this share of the
+ * machine's CPUs timed the machine's load, not the host: not counted.
+ */
+#define CEV_PROBE_BUSY_MAX_PCT 25.0
+
 /* One label in one configuration of the contest table. NAN: unknown. */
 struct cev_contest {
 	size_t runs;	    /* scored runs */

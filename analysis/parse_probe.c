@@ -118,11 +118,11 @@ static int hprobe_positive(const json_t *root, const char *section,
 
 int hprobe_parse(FILE *f, struct hprobe *out, struct err *err)
 {
-	const json_t *t, *fsync;
+	const json_t *t, *fsync, *guest;
 	json_t *root;
 	int rc;
 
-	*out = (struct hprobe){NAN, NAN, NAN, NAN};
+	*out = (struct hprobe){NAN, NAN, NAN, NAN, NAN};
 	root = hprobe_load(f, err, &rc);
 	if (!root)
 		return rc;
@@ -141,9 +141,14 @@ int hprobe_parse(FILE *f, struct hprobe *out, struct err *err)
 	t = json_object_get(root, "time");
 	if (rc == 0 && json_is_number(t))
 		out->time_s = json_number_value(t);
+	/* optional: older probes did not look at the rest of the machine */
+	guest = json_object_get(json_object_get(root, "guest"),
+				"others_busy_pct");
+	if (rc == 0 && json_is_number(guest))
+		out->others_busy_pct = json_number_value(guest);
 	json_decref(root);
 	if (rc < 0)
-		*out = (struct hprobe){NAN, NAN, NAN, NAN};
+		*out = (struct hprobe){NAN, NAN, NAN, NAN, NAN};
 	return rc;
 }
 
@@ -155,6 +160,6 @@ static int hprobe_parse_stream(FILE *f, void *out, struct err *err)
 
 int hprobe_parse_file(const char *path, struct hprobe *out, struct err *err)
 {
-	*out = (struct hprobe){NAN, NAN, NAN, NAN};
+	*out = (struct hprobe){NAN, NAN, NAN, NAN, NAN};
 	return textline_parse_file(path, hprobe_parse_stream, out, err);
 }

@@ -26,6 +26,9 @@ struct hprobe {
 	double mem_ns; /* memory.ns_per_op: median ns per load */
 	double fsync_us_median; /* fsync.us_median: median us per 8 KiB
 				   write + fdatasync; NAN without fsync */
+	double others_busy_pct; /* guest.others_busy_pct: % of the CPUs
+				   other work used during the probe; NAN
+				   when not recorded */
 };
 
 /*

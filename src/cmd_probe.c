@@ -51,6 +51,15 @@ static json_t *probe_json(const struct probe_opts *o,
 		json_decref(root);
 		return NULL;
 	}
+	/* how busy the machine was besides the probe, when /proc/stat says */
+	if (isfinite(r->others_busy_pct) &&
+	    json_object_set_new(root, "guest",
+				json_pack("{s:f, s:f}", "others_busy_pct",
+					  round3(r->others_busy_pct),
+					  "steal_pct", round3(r->steal_pct)))) {
+		json_decref(root);
+		return NULL;
+	}
 	if (r->has_fsync &&
 	    json_object_set_new(root, "fsync",
 				json_pack("{s:s, s:i, s:i, s:f, s:f, s:f}",

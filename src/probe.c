@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "src/clock.h"
@@ -134,6 +136,7 @@ static int time_mem(const struct probe_opts *o, double *work,
 		    struct err *err)
 {
 	uint32_t n = (uint32_t)(o->mem_bytes / sizeof(struct probe_chase_node));
+	size_t len = (size_t)n * sizeof(struct probe_chase_node);
 	struct probe_chase_node *nodes;
 	struct timespec a, b;
 	uint32_t at = 0;
@@ -144,9 +147,20 @@ static int time_mem(const struct probe_opts *o, double *work,
 			       "probe: memory buffer of %zu "
 			       "bytes is too small",
 			       o->mem_bytes);
-	nodes = calloc(n, sizeof(*nodes));
+	/*
+	 * Small pages always: whether transparent huge pages back the buffer
+	 * depends on the machine's settings and fragmentation, and would
+	 * change the page-walk part of every load from one probe to the next.
+	 */
+	nodes = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (nodes == MAP_FAILED)
+		nodes = NULL;
+	if (nodes)
+		madvise(nodes, len, MADV_NOHUGEPAGE);
 	if (!nodes || probe_chase_link(nodes, n) < 0) {
-		free(nodes);
+		if (nodes)
+			munmap(nodes, len);
 		return err_set(err, -ENOMEM, "probe: out of memory (%zu bytes)",
 			       o->mem_bytes);
 	}
@@ -159,10 +173,58 @@ static int time_mem(const struct probe_opts *o, double *work,
 		work[r] = elapsed_ns(&a, &b) / (double)o->mem_ops;
 	}
 	*sink += at;
-	free(nodes);
+	munmap(nodes, len);
 	loop->ns_min = probe_quantile(work, (size_t)o->reps, 0);
 	loop->ns_median = probe_quantile(work, (size_t)o->reps, 0.5);
 	return 0;
+}
+
+/* The machine's CPU time from the "cpu" line of /proc/stat, in ticks. */
+struct cpu_ticks {
+	double busy;  /* user, nice, system, irq, softirq */
+	double idle;  /* idle, iowait */
+	double steal; /* the hypervisor ran someone else */
+	double own;   /* this process, from getrusage */
+	bool ok;      /* /proc/stat was read */
+};
+
+static void cpu_ticks_read(struct cpu_ticks *t)
+{
+	unsigned long long v[8] = {0};
+	struct rusage ru;
+	FILE *f;
+
+	t->ok = false;
+	f = fopen("/proc/stat", "r");
+	if (!f)
+		return;
+	t->ok = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+		       &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8;
+	fclose(f);
+	t->busy = (double)(v[0] + v[1] + v[2] + v[5] + v[6]);
+	t->idle = (double)(v[3] + v[4]);
+	t->steal = (double)v[7];
+	t->own = 0;
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		t->own = ((double)ru.ru_utime.tv_sec +
+			  ru.ru_utime.tv_usec / 1e6 +
+			  (double)ru.ru_stime.tv_sec +
+			  ru.ru_stime.tv_usec / 1e6) *
+			 (double)sysconf(_SC_CLK_TCK);
+}
+
+/* Others' busy share and the steal share between two readings, in %. */
+static void cpu_ticks_share(const struct cpu_ticks *a,
+			    const struct cpu_ticks *b, struct probe_result *res)
+{
+	double busy = b->busy - a->busy, own = b->own - a->own;
+	double total = busy + (b->idle - a->idle) + (b->steal - a->steal);
+
+	if (!a->ok || !b->ok || total <= 0)
+		return;
+	busy -= own;
+	res->others_busy_pct = 100 * (busy > 0 ? busy : 0) / total;
+	res->steal_pct = 100 * (b->steal - a->steal) / total;
 }
 
 /* Write len bytes at off, all of them. 0 or -errno. */
@@ -264,11 +326,13 @@ static int time_fsync(const struct probe_opts *o, struct probe_result *res,
 int probe_run(const struct probe_opts *opts, struct probe_result *res,
 	      struct err *err)
 {
+	struct cpu_ticks before, after;
 	double *work;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
 	res->fsync_us_median = res->fsync_us_p90 = res->fsync_us_max = NAN;
+	res->others_busy_pct = res->steal_pct = NAN;
 	if (opts->reps < 1 || opts->cpu_ops < 1 || opts->mem_ops < 1 ||
 	    (opts->fsync_dir && opts->fsyncs < 1))
 		return err_set(err, -EINVAL, "probe: nothing to time");
@@ -276,8 +340,11 @@ int probe_run(const struct probe_opts *opts, struct probe_result *res,
 	work = calloc((size_t)opts->reps, sizeof(*work));
 	if (!work)
 		return err_set(err, -ENOMEM, "probe: out of memory");
+	cpu_ticks_read(&before);
 	time_cpu(opts, work, &res->cpu, &res->sink);
 	rc = time_mem(opts, work, &res->mem, &res->sink, err);
+	cpu_ticks_read(&after);
+	cpu_ticks_share(&before, &after, res);
 	free(work);
 	if (rc == 0 && opts->fsync_dir)
 		rc = time_fsync(opts, res, err);

@@ -9,7 +9,9 @@
  * difference of that size is then the host's, not the kernel's.
  *
  * Medians over repetitions, because one preemption must not move the
- * figure; the minimum is kept beside it as the host's best.
+ * figure; the minimum is kept beside it as the host's best. How busy the
+ * other CPUs of this machine were meanwhile is recorded too: a probe
+ * that shared the CPUs with a compiler timed the guest, not the host.
  */
 #ifndef OLTPMARK_PROBE_H
 #define OLTPMARK_PROBE_H
@@ -52,6 +54,11 @@ struct probe_loop {
 /* What one probe measured. */
 struct probe_result {
 	double time_s;		/* wall clock at the start, epoch seconds */
+	double others_busy_pct; /* % of all CPUs' time other work used while
+				   the CPU and memory loops ran (/proc/stat
+				   less our own getrusage); NAN: unknown */
+	double steal_pct;	/* % of all CPUs' time the hypervisor
+				   reported as stolen meanwhile; NAN: unknown */
 	struct probe_loop cpu;	/* arithmetic chain */
 	struct probe_loop mem;	/* pointer chase */
 	bool has_fsync;		/* the fsync part ran */

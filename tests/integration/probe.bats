@@ -19,6 +19,7 @@ assert j["format"] == "oltpmark-probe/1", j
 assert j["cpu"]["reps"] == 3 and j["memory"]["reps"] == 3
 assert 0 < j["cpu"]["ns_per_op_min"] <= j["cpu"]["ns_per_op"]
 assert 0 < j["memory"]["ns_per_op_min"] <= j["memory"]["ns_per_op"]
+assert 0 <= j["guest"]["others_busy_pct"] <= 100 and 0 <= j["guest"]["steal_pct"] <= 100
 f = j["fsync"]
 assert f["writes"] == 5 and f["block_bytes"] == 8192 and f["dir"] == sys.argv[2]
 assert 0 < f["us_median"] <= f["us_p90"] <= f["us_max"]' "$output" "$dir"

@@ -48,6 +48,7 @@ static void assert_all_nan(const struct hprobe *p)
 	assert_true(isnan(p->cpu_ns));
 	assert_true(isnan(p->mem_ns));
 	assert_true(isnan(p->fsync_us_median));
+	assert_true(isnan(p->others_busy_pct));
 }
 
 static void test_valid_with_fsync(void **state)
@@ -64,6 +65,7 @@ static void test_valid_with_fsync(void **state)
 	assert_true(p.mem_ns == 6.1);
 	assert_true(p.fsync_us_median == 1234.5);
 	assert_true(p.time_s == 1796012345.123);
+	assert_true(p.others_busy_pct == 3.5);
 }
 
 /* No fsync object, integers where the other file has reals. */
@@ -81,6 +83,8 @@ static void test_valid_without_fsync(void **state)
 	assert_true(p.mem_ns == 5.75);
 	assert_true(isnan(p.fsync_us_median));
 	assert_true(p.time_s == 1796012400.0);
+	/* a probe that did not look at the rest of the machine */
+	assert_true(isnan(p.others_busy_pct));
 }
 
 /* A broken fixture: the error code and a piece of the message. */

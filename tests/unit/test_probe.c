@@ -121,6 +121,9 @@ static void test_small_probe(void **state)
 	assert_false(res.has_fsync);
 	assert_true(isnan(res.fsync_us_median));
 	assert_true(res.time_s > 1.7e9);
+	/* Linux has /proc/stat: shares of the machine's CPU time */
+	assert_true(res.others_busy_pct >= 0 && res.others_busy_pct <= 100);
+	assert_true(res.steal_pct >= 0 && res.steal_pct <= 100);
 
 	assert_non_null(mkdtemp(dir));
 	o.fsync_dir = dir;
