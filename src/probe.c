@@ -179,16 +179,7 @@ static int time_mem(const struct probe_opts *o, double *work,
 	return 0;
 }
 
-/* The machine's CPU time from the "cpu" line of /proc/stat, in ticks. */
-struct cpu_ticks {
-	double busy;  /* user, nice, system, irq, softirq */
-	double idle;  /* idle, iowait */
-	double steal; /* the hypervisor ran someone else */
-	double own;   /* this process, from getrusage */
-	bool ok;      /* /proc/stat was read */
-};
-
-static void cpu_ticks_read(struct cpu_ticks *t)
+static void cpu_ticks_read(struct probe_ticks *t)
 {
 	unsigned long long v[8] = {0};
 	struct rusage ru;
@@ -213,18 +204,19 @@ static void cpu_ticks_read(struct cpu_ticks *t)
 			 (double)sysconf(_SC_CLK_TCK);
 }
 
-/* Others' busy share and the steal share between two readings, in %. */
-static void cpu_ticks_share(const struct cpu_ticks *a,
-			    const struct cpu_ticks *b, struct probe_result *res)
+void probe_busy_share(const struct probe_ticks *a, const struct probe_ticks *b,
+		      double *others_busy_pct, double *steal_pct)
 {
 	double busy = b->busy - a->busy, own = b->own - a->own;
 	double total = busy + (b->idle - a->idle) + (b->steal - a->steal);
 
+	*others_busy_pct = *steal_pct = NAN;
 	if (!a->ok || !b->ok || total <= 0)
 		return;
+	/* ticks and getrusage round differently: never below 0 */
 	busy -= own;
-	res->others_busy_pct = 100 * (busy > 0 ? busy : 0) / total;
-	res->steal_pct = 100 * (b->steal - a->steal) / total;
+	*others_busy_pct = 100 * (busy > 0 ? busy : 0) / total;
+	*steal_pct = 100 * (b->steal - a->steal) / total;
 }
 
 /* Write len bytes at off, all of them. 0 or -errno. */
@@ -326,7 +318,7 @@ static int time_fsync(const struct probe_opts *o, struct probe_result *res,
 int probe_run(const struct probe_opts *opts, struct probe_result *res,
 	      struct err *err)
 {
-	struct cpu_ticks before, after;
+	struct probe_ticks before, after;
 	double *work;
 	int rc;
 
@@ -344,7 +336,8 @@ int probe_run(const struct probe_opts *opts, struct probe_result *res,
 	time_cpu(opts, work, &res->cpu, &res->sink);
 	rc = time_mem(opts, work, &res->mem, &res->sink, err);
 	cpu_ticks_read(&after);
-	cpu_ticks_share(&before, &after, res);
+	probe_busy_share(&before, &after, &res->others_busy_pct,
+			 &res->steal_pct);
 	free(work);
 	if (rc == 0 && opts->fsync_dir)
 		rc = time_fsync(opts, res, err);

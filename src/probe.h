@@ -83,6 +83,23 @@ struct probe_chase_node {
  */
 int probe_chase_link(struct probe_chase_node *nodes, uint32_t n);
 
+/* The machine's CPU time from the "cpu" line of /proc/stat, in ticks. */
+struct probe_ticks {
+	double busy;  /* user, nice, system, irq, softirq */
+	double idle;  /* idle, iowait */
+	double steal; /* the hypervisor ran someone else */
+	double own;   /* this process, from getrusage, in ticks */
+	bool ok;      /* /proc/stat was read */
+};
+
+/*
+ * Between readings a and b: the share of all CPUs' time that work other
+ * than this process used, and the share stolen, in %. NAN when either
+ * reading failed or no tick passed (a probe shorter than a tick).
+ */
+void probe_busy_share(const struct probe_ticks *a, const struct probe_ticks *b,
+		      double *others_busy_pct, double *steal_pct);
+
 /* opts with the defaults above and no fsync directory. */
 void probe_defaults(struct probe_opts *opts);
 

@@ -121,9 +121,11 @@ static void test_small_probe(void **state)
 	assert_false(res.has_fsync);
 	assert_true(isnan(res.fsync_us_median));
 	assert_true(res.time_s > 1.7e9);
-	/* Linux has /proc/stat: shares of the machine's CPU time */
-	assert_true(res.others_busy_pct >= 0 && res.others_busy_pct <= 100);
-	assert_true(res.steal_pct >= 0 && res.steal_pct <= 100);
+	/* a probe this short may see no tick pass: then unknown, never wrong */
+	assert_true(isnan(res.others_busy_pct) ||
+		    (res.others_busy_pct >= 0 && res.others_busy_pct <= 100));
+	assert_true(isnan(res.steal_pct) ||
+		    (res.steal_pct >= 0 && res.steal_pct <= 100));
 
 	assert_non_null(mkdtemp(dir));
 	o.fsync_dir = dir;
@@ -144,12 +146,39 @@ static void test_small_probe(void **state)
 	assert_int_equal(probe_run(&o, &res, &err), -EINVAL);
 }
 
+/* Others' share: busy ticks less our own, over all ticks. */
+static void test_busy_share(void **state)
+{
+	struct probe_ticks a = {
+		.busy = 1000, .idle = 5000, .steal = 10, .own = 20, .ok = true};
+	struct probe_ticks b = {
+		.busy = 1100, .idle = 5090, .steal = 20, .own = 60, .ok = true};
+	double others, steal;
+
+	(void)state;
+	/* 200 ticks: 100 busy of which 40 ours, 90 idle, 10 stolen */
+	probe_busy_share(&a, &b, &others, &steal);
+	assert_true(fabs(others - 30) < 1e-9);
+	assert_true(fabs(steal - 5) < 1e-9);
+	/* our own rounding above the busy ticks: 0, not negative */
+	b.own = 200;
+	probe_busy_share(&a, &b, &others, &steal);
+	assert_true(others == 0);
+	/* no tick passed, or /proc/stat unread: unknown */
+	probe_busy_share(&a, &a, &others, &steal);
+	assert_true(isnan(others) && isnan(steal));
+	b.ok = false;
+	probe_busy_share(&a, &b, &others, &steal);
+	assert_true(isnan(others) && isnan(steal));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_chase_is_one_cycle),
 		cmocka_unit_test(test_chase_same_path),
 		cmocka_unit_test(test_quantile_nearest_rank),
+		cmocka_unit_test(test_busy_share),
 		cmocka_unit_test(test_small_probe),
 	};
 
