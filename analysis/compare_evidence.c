@@ -23,6 +23,7 @@
 
 #include "analysis/parse_lockstat.h"
 #include "analysis/parse_perf.h"
+#include "analysis/parse_perflock.h"
 #include "analysis/parse_probe.h"
 #include "analysis/parse_readprofile.h"
 #include "analysis/parse_vmstat.h"
@@ -88,6 +89,7 @@ const char *cev_source_name(enum cev_source source)
 		[CEV_READPROFILE] = "readprofile",
 		[CEV_PERF] = "perf",
 		[CEV_LOCK_STAT] = "lock_stat",
+		[CEV_PERF_LOCK] = "perf lock",
 	};
 
 	return (unsigned)source < CEV_SOURCE_NR ? names[source] : "";
@@ -99,6 +101,7 @@ const char *cev_source_file(enum cev_source source)
 		[CEV_READPROFILE] = "sys/readprofile.txt",
 		[CEV_PERF] = "sys/perf-report.txt",
 		[CEV_LOCK_STAT] = "sys/lock_stat.txt",
+		[CEV_PERF_LOCK] = "sys/perf-lock.txt",
 	};
 
 	return (unsigned)source < CEV_SOURCE_NR ? files[source] : "";
@@ -770,8 +773,8 @@ double cev_profile_pct(const struct cev_profile *p, const char *name)
 
 /* A lock of one run, before merging runs. */
 struct lock_item {
-	char *name;	     /* class name, with -W / -R for rw sides */
-	bool storage;	     /* storage lock */
+	char *name;   /* class name, with -W / -R for rw sides; or caller */
+	bool storage; /* storage lock */
 	double contentions;  /* waits */
 	double wait_us;	     /* total wait time */
 	double acquisitions; /* acquisitions, NAN unknown */
@@ -879,6 +882,61 @@ static int read_lock_stat(struct cev *ev, const struct runset_run *run,
 	rc = 1;
 out:
 	lockstat_free(&d);
+	return rc;
+}
+
+/*
+ * Append the rows of one run's perf lock contention to l, named by the
+ * caller's function (offset and clone suffixes stripped); merge_locks()
+ * adds up the rows of one function. 1 when the file gave data, 0 when it
+ * was ignored (remarked), -ENOMEM.
+ */
+static int read_perf_lock(struct cev *ev, const struct runset_run *run,
+			  struct lock_list *l)
+{
+	struct perflock_data d = {0};
+	struct err err = {""};
+	size_t i;
+	int rc = -EIO;
+	FILE *f;
+
+	f = open_sys(run, cev_source_file(CEV_PERF_LOCK), &err);
+	if (f) {
+		rc = perflock_parse(f, &d, &err);
+		fclose(f);
+	}
+	if (rc == -ENOMEM)
+		goto out;
+	if (rc < 0) {
+		rc = remark(ev, run->dir, "%s ignored (%s)",
+			    cev_source_file(CEV_PERF_LOCK), err.msg);
+		goto out;
+	}
+	/* perf prints the table in one go: a bad row is data lost. */
+	if (d.bad_lines) {
+		rc = remark(ev, run->dir,
+			    "%s: %zu lines could not be read (cut short?)",
+			    cev_source_file(CEV_PERF_LOCK), d.bad_lines);
+		if (rc < 0)
+			goto out;
+	}
+	for (i = 0; i < d.n; i++) {
+		const struct perflock_row *r = &d.rows[i];
+		struct lock_item item = {
+			.name = r->func,
+			.storage = r->storage,
+			.contentions = (double)r->contended,
+			.wait_us = or_zero(r->total_us),
+			.acquisitions = NAN,
+		};
+
+		rc = lock_add(l, &item);
+		if (rc < 0)
+			goto out;
+	}
+	rc = 1;
+out:
+	perflock_free(&d);
 	return rc;
 }
 
@@ -1023,6 +1081,8 @@ static int build_table(struct cev *ev, const struct runset *rs,
 			continue;
 		if (source == CEV_LOCK_STAT)
 			rc = read_lock_stat(ev, run, &locks);
+		else if (source == CEV_PERF_LOCK)
+			rc = read_perf_lock(ev, run, &locks);
 		else if (source == CEV_PERF)
 			rc = read_perf(ev, run, &shares);
 		else
@@ -1031,7 +1091,7 @@ static int build_table(struct cev *ev, const struct runset *rs,
 			runs++;
 	}
 	if (rc >= 0 && runs > 0)
-		rc = source == CEV_LOCK_STAT
+		rc = source == CEV_LOCK_STAT || source == CEV_PERF_LOCK
 			     ? add_locks(ev, label, config, source, runs,
 					 &locks)
 			     : add_profile(ev, label, config, source, runs,

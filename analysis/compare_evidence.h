@@ -63,6 +63,7 @@ enum cev_source {
 	CEV_READPROFILE, /* sys/readprofile.txt */
 	CEV_PERF,	 /* sys/perf-report.txt (perf report --stdio) */
 	CEV_LOCK_STAT,	 /* sys/lock_stat.txt (/proc/lock_stat) */
+	CEV_PERF_LOCK,	 /* sys/perf-lock.txt (perf lock contention) */
 	CEV_SOURCE_NR	 /* number of sources */
 };
 
@@ -82,10 +83,18 @@ struct cev_profile {
 	size_t nsyms;		 /* entries in syms */
 };
 
-/* One lock class's contention. */
+/*
+ * One lock class's contention (lock_stat), or one caller's: perf lock
+ * names the function that waited, not the lock.
+ */
 struct cev_lock {
-	char *name;	      /* class name ("shost->host_lock") */
-	bool storage;	      /* SCSI host or block-layer queue lock */
+	/* lock_stat: class name ("shost->host_lock", "-W"/"-R" for rw
+	 * sides); perf lock: the caller without offset and clone suffixes
+	 * ("scsi_queue_rq"), its rows added up */
+	char *name;
+	/* lock_stat: SCSI host or block-layer queue lock; perf lock: a
+	 * storage-path caller (perflock_is_storage_caller()) */
+	bool storage;
 	double contentions;   /* mean over runs */
 	double wait_total_us; /* total wait time, mean over runs */
 	double acquisitions;  /* mean over runs, NAN when not known */
@@ -95,7 +104,7 @@ struct cev_lock {
 struct cev_locks {
 	const char *label;	/* points into the runset */
 	const char *config;	/* points into the runset */
-	enum cev_source source; /* CEV_LOCK_STAT */
+	enum cev_source source; /* CEV_LOCK_STAT or CEV_PERF_LOCK */
 	size_t runs;		/* runs averaged */
 	struct cev_lock *locks; /* storage locks first, then by contentions */
 	size_t nlocks;		/* entries in locks */
@@ -143,7 +152,7 @@ double cev_profile_pct(const struct cev_profile *p, const char *name);
 const struct cev_lock *cev_lock_find(const struct cev_locks *l,
 				     const char *name);
 
-/* "readprofile", "perf", "lock_stat". */
+/* "readprofile", "perf", "lock_stat", "perf lock". */
 const char *cev_source_name(enum cev_source source);
 
 /* The file below a run directory a source reads ("sys/lock_stat.txt"). */

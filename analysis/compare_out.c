@@ -12,6 +12,7 @@
  */
 #include "analysis/compare_out.h"
 #include "analysis/html.h"
+#include "analysis/parse_perflock.h"
 
 #include <errno.h>
 #include <math.h>
@@ -875,7 +876,9 @@ static void lock_table(struct doc *d, const char *label,
 	tab = tab_new(
 		d, nc,
 		fmt(d, "%s (%zu %s)", label, lk->runs, runs_word(lk->runs)));
-	tab_col(d, tab, 0, "Lock", false, 2);
+	/* perf lock names the function that waited, not the lock. */
+	tab_col(d, tab, 0, lk->source == CEV_PERF_LOCK ? "Caller" : "Lock",
+		false, 2);
 	tab_col(d, tab, 1, "Contentions", true, 2);
 	tab_col(d, tab, 2, "Wait ms", true, 2);
 	if (delta) {
@@ -903,9 +906,40 @@ static void lock_table(struct doc *d, const char *label,
 	}
 }
 
+/*
+ * What a perf lock table holds, and the storage callers, from the list
+ * the parser decides with (parse_perflock.c).
+ */
+static void perf_lock_note(struct doc *d)
+{
+	char list[512] = "";
+	const char *p, *sep;
+	size_t i, len = 0;
+
+	for (i = 0; (p = perflock_storage_prefix(i)) && len < sizeof(list);
+	     i++) {
+		if (i == 0)
+			sep = "";
+		else if (perflock_storage_prefix(i + 1))
+			sep = ", ";
+		else
+			sep = " or ";
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
+					sep, p);
+	}
+	doc_para(d,
+		 "perf lock: a row is a kernel function that waited for a "
+		 "lock (perf lock contention's caller, without its offset "
+		 "and clone suffixes; the rows of one function added up), "
+		 "not a lock class; perf counts no acquisitions. Storage "
+		 "callers: names starting with %s.",
+		 list);
+}
+
 static void lock_tables(struct doc *d, const struct cout_input *in)
 {
-	static const enum cev_source sources[] = {CEV_LOCK_STAT};
+	static const enum cev_source sources[] = {CEV_LOCK_STAT, CEV_PERF_LOCK};
+	bool perf_lock = false;
 	const struct score_table *t = in->t;
 	const char *base_label = t->labels[t->baseline];
 	size_t c, s, i;
@@ -925,6 +959,7 @@ static void lock_tables(struct doc *d, const struct cout_input *in)
 						      sources[s]) != NULL;
 			if (!any)
 				continue;
+			perf_lock |= sources[s] == CEV_PERF_LOCK;
 			doc_heading(d, 3, "%s: %s (%s)",
 				    runset_config_title(cfg),
 				    cev_source_name(sources[s]),
@@ -953,6 +988,8 @@ static void lock_tables(struct doc *d, const struct cout_input *in)
 		 "(diagnostic runs). Change %%: contentions against the "
 		 "baseline; new: the baseline had none.",
 		 CEV_TOP_LOCKS);
+	if (perf_lock)
+		perf_lock_note(d);
 }
 
 static void plots_section(struct doc *d, const struct cout_input *in, bool html)
