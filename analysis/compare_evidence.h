@@ -29,8 +29,11 @@
 /*
  * A host probe during which other work used more than this share of the
  * machine's CPUs timed the machine's load, not the host: not counted.
+ * Measured on 2 vCPUs: 0.3-4 % before a run; 12-40 % in the probe just
+ * after one (the server's checkpoint and autovacuum), with the CPU probe
+ * up to 38 % slower at 20 %.
  */
-#define CEV_PROBE_BUSY_MAX_PCT 25.0
+#define CEV_PROBE_BUSY_MAX_PCT 10.0
 
 /* One label in one configuration of the contest table. NAN: unknown. */
 struct cev_contest {
