@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "analysis/json_error.h"
 #include "analysis/textline.h"
 
 /*
@@ -57,12 +58,8 @@ static json_t *hprobe_load(FILE *f, struct err *err, int *rc)
 	if (!root) {
 		/* Line numbers, not jansson's wording, which varies between
 		 * versions; "cut short" is what a killed hook leaves. */
-		bool cut = false;
+		bool cut = json_error_cut_short(&jerr);
 
-#if JANSSON_VERSION_HEX >= 0x020b00
-		cut = json_error_code(&jerr) ==
-		      json_error_premature_end_of_input;
-#endif
 		if (ferror(f))
 			*rc = err_set(err, -EIO, "read error");
 		else if (cut)

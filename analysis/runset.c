@@ -25,6 +25,8 @@
 
 #include <jansson.h>
 
+#include "analysis/json_error.h"
+
 /* Deeper than RESULTS/LABEL/CONFIG/run-N by a wide margin. */
 #define RUNSET_MAX_DEPTH 16
 
@@ -172,12 +174,8 @@ static int load_object(const char *dir, const char *name, const char *format,
 	if (!root) {
 		/* Line and column, not jansson's wording, which changes
 		 * between versions; "cut short" is what matters most. */
-		bool cut = false;
+		bool cut = json_error_cut_short(&jerr);
 
-#if JANSSON_VERSION_HEX >= 0x020b00
-		cut = json_error_code(&jerr) ==
-		      json_error_premature_end_of_input;
-#endif
 		if (jerr.line < 0)
 			snprintf(reason, reason_size, "%s: cannot be read",
 				 name);
