@@ -20,14 +20,16 @@ LIBS := $(PQ_LIBS) $(JANSSON_LIBS) -pthread -lm
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 
-SRC_DIRS := src drivers terminals analysis
+# Each layer is a folder; docs/hacking.md says which may include which.
+SRC_DIRS := src/base src/cmd src/load src/probe drivers terminals \
+	analysis/parsers analysis/common analysis/report analysis/compare
 SOURCES := $(sort $(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
 SCHEMA_SQL := $(sort $(wildcard schema/*.sql))
 GEN_SOURCES := build/gen/schema_sql.c
 OBJS := $(patsubst %.c,build/obj/%.o,$(SOURCES) $(GEN_SOURCES))
 ASAN_OBJS := $(patsubst %.c,build/asan/%.o,$(SOURCES) $(GEN_SOURCES))
-LIB_OBJS := $(filter-out build/obj/src/main.o,$(OBJS))
-ASAN_LIB_OBJS := $(filter-out build/asan/src/main.o,$(ASAN_OBJS))
+LIB_OBJS := $(filter-out build/obj/src/cmd/main.o,$(OBJS))
+ASAN_LIB_OBJS := $(filter-out build/asan/src/cmd/main.o,$(ASAN_OBJS))
 UNIT_SOURCES := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SOURCES))
 BENCH_SOURCES := $(sort $(wildcard tests/bench/bench_*.c))
@@ -122,8 +124,8 @@ install: oltpmark
 	install -m 755 oltpmark $(DESTDIR)$(PREFIX)/bin/oltpmark
 	cp -r run $(DESTDIR)$(PREFIX)/share/oltpmark/
 
-FORMAT_FILES = $(SOURCES) $(wildcard src/*.h drivers/*.h terminals/*.h \
-	analysis/*.h tests/unit/*.h) $(UNIT_SOURCES) $(BENCH_SOURCES)
+FORMAT_FILES = $(SOURCES) $(wildcard $(addsuffix /*.h,$(SRC_DIRS)) \
+	tests/unit/*.h) $(UNIT_SOURCES) $(BENCH_SOURCES)
 
 format:
 	clang-format -i $(FORMAT_FILES)

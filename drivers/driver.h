@@ -15,8 +15,8 @@
 
 #include <jansson.h>
 
-#include "src/err.h"
-#include "src/txn.h"
+#include "src/base/err.h"
+#include "src/base/txn.h"
 
 #define DRIVER_INTERFACE_VERSION 1
 

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "drivers/pgsql_internal.h"
-#include "src/log.h"
+#include "src/base/log.h"
 
 /* The modes, indexed by enum driver_tx_mode. */
 static const struct pgsql_mode *const pgsql_modes[DRIVER_TX_NR] = {

@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "drivers/pgsql_internal.h"
-#include "src/log.h"
+#include "src/base/log.h"
 
 /* The statements; sql_stmts holds their names and text. */
 enum sql_stmt {

@@ -15,8 +15,8 @@
 
 #include <stdint.h>
 
-#include "src/rng.h"
-#include "src/txn.h"
+#include "src/base/rng.h"
+#include "src/base/txn.h"
 
 #define DECK_CARDS 23 /* cards in one set */
 

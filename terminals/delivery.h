@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "src/txn.h"
+#include "src/base/txn.h"
 
 /* One queued Delivery. */
 struct delivery_req {

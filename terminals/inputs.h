@@ -13,9 +13,9 @@
 #ifndef OLTPMARK_INPUTS_H
 #define OLTPMARK_INPUTS_H
 
-#include "src/rng.h"
-#include "src/tpcc_random.h"
-#include "src/txn.h"
+#include "src/base/rng.h"
+#include "src/base/tpcc_random.h"
+#include "src/base/txn.h"
 
 /*
  * The item id a rolled-back New-Order asks for: one past the last item,

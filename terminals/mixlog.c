@@ -16,7 +16,7 @@
 		s, sizeof(s) - 1 \
 	}
 
-/* The names of src/txn.c, each followed by the comma of the next column. */
+/* The names of src/base/txn.c, each followed by the comma of the next column. */
 const struct mixlog_word mixlog_type_words[TXN_NR] = {
 	[TXN_NEW_ORDER] = WORD("new_order,"),
 	[TXN_PAYMENT] = WORD("payment,"),

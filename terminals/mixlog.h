@@ -22,8 +22,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "src/err.h"
-#include "src/txn.h"
+#include "src/base/err.h"
+#include "src/base/txn.h"
 
 #define MIXLOG_HEADER "t_ms,terminal,type,status,response_us,service_us\n"
 #define MIXLOG_ROW_MAX \

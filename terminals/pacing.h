@@ -17,9 +17,9 @@
 
 #include <stdint.h>
 
-#include "src/err.h"
-#include "src/rng.h"
-#include "src/txn.h"
+#include "src/base/err.h"
+#include "src/base/rng.h"
+#include "src/base/txn.h"
 
 /* What --keying-think asked for. */
 enum pacing_mode {

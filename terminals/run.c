@@ -26,8 +26,8 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "src/clock.h"
-#include "src/sysinfo.h"
+#include "src/base/clock.h"
+#include "src/base/sysinfo.h"
 
 /*
  * The main thread's longest sleep: how soon it sees a stop requested by a

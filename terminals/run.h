@@ -2,7 +2,7 @@
 /*
  * run.h - one benchmark run as a library: configuration in, result
  * counters and result files (mix.csv, run.json) out. `oltpmark run`
- * (src/cmd_run.c) is a thin layer over it; the unit tests and the engine
+ * (src/cmd/cmd_run.c) is a thin layer over it; the unit tests and the engine
  * benchmark drive it directly with the null driver.
  *
  * Life cycle: run_open() checks the configuration and the database and
@@ -23,7 +23,7 @@
 #include <jansson.h>
 
 #include "drivers/driver.h"
-#include "src/err.h"
+#include "src/base/err.h"
 #include "terminals/pacing.h"
 #include "terminals/worker.h"
 

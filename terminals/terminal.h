@@ -14,8 +14,8 @@
 
 #include <stdint.h>
 
-#include "src/rng.h"
-#include "src/txn.h"
+#include "src/base/rng.h"
+#include "src/base/txn.h"
 #include "terminals/deck.h"
 
 /* One terminal. */

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/clock.h"
+#include "src/base/clock.h"
 
 /*
  * Longest sleep: how soon a sleeping worker notices a stop request. Idle

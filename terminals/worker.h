@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 #include "drivers/driver.h"
-#include "src/hist.h"
+#include "src/base/hist.h"
 #include "terminals/delivery.h"
 #include "terminals/inputs.h"
 #include "terminals/mixlog.h"

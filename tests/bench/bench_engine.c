@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "drivers/driver.h"
-#include "src/sysinfo.h"
+#include "src/base/sysinfo.h"
 #include "terminals/run.h"
 
 #define TARGET_PER_CPU_S 1000000.0

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/clock.h"
-#include "src/load.h"
+#include "src/base/clock.h"
+#include "src/load/load.h"
 
 #define BUF_BYTES (256 * 1024)
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Tests of `oltpmark run` (terminals/, src/cmd_run.c) against a throwaway
+# Tests of `oltpmark run` (terminals/, src/cmd/cmd_run.c) against a throwaway
 # server loaded with one warehouse: a 15 s run in each transaction mode
 # records every transaction, its committed New-Orders are exactly the
 # orders the database gained, mix.csv agrees with run.json and

@@ -24,8 +24,8 @@
 
 #include <jansson.h>
 
-#include "src/clock.h"
-#include "src/cmd.h"
+#include "src/base/clock.h"
+#include "src/cmd/cmd.h"
 #include "tests/unit/fixture_util.h"
 
 /* Run cmd_run on a NULL-terminated argv, stderr captured into err. */

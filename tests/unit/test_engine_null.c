@@ -22,7 +22,7 @@
 #include <jansson.h>
 
 #include "drivers/driver.h"
-#include "src/clock.h"
+#include "src/base/clock.h"
 #include "terminals/run.h"
 #include "tests/unit/fixture_util.h"
 

@@ -13,8 +13,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "src/hist.h"
-#include "src/rng.h"
+#include "src/base/hist.h"
+#include "src/base/rng.h"
 
 static int cmp_u64(const void *a, const void *b)
 {

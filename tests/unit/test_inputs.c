@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "src/tpcc_random.h"
+#include "src/base/tpcc_random.h"
 #include "terminals/inputs.h"
 
 #define N 100000

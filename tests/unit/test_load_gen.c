@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/load.h"
-#include "src/schema_sql.h"
-#include "src/tpcc_random.h"
+#include "src/load/load.h"
+#include "src/load/schema_sql.h"
+#include "src/base/tpcc_random.h"
 
 #define NOW	   "2025-03-04 05:06:07"
 #define MAX_FIELDS 24

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/mixcsv.h"
+#include "analysis/report/mixcsv.h"
 #include "tests/unit/fixture_util.h"
 
 #define HDR MIXCSV_HEADER "\n"

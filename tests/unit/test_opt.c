@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_opt.c - options tables (src/opt.h): parsing, the one-line errors
+ * test_opt.c - options tables (src/cmd/opt.h): parsing, the one-line errors
  * naming option and value, --help, the JSON record, and connection
- * strings (src/conninfo.h) that never keep a password.
+ * strings (src/base/conninfo.h) that never keep a password.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "src/conninfo.h"
-#include "src/opt.h"
+#include "src/base/conninfo.h"
+#include "src/cmd/opt.h"
 
 /* The variables of the test command, reset before each case. */
 static int warehouses, jobs, mode;

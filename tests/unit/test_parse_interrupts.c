@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/parse_interrupts.h"
+#include "analysis/parsers/parse_interrupts.h"
 #include "tests/unit/fixture_util.h"
 
 static int parse_bytes(const void *buf, size_t len, struct irq_snapshot *s,

@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis/parse_iostat.h"
+#include "analysis/parsers/parse_iostat.h"
 #include "tests/unit/fixture_util.h"
 
 static int parse_bytes(const void *buf, size_t len, struct iostat_data *d,

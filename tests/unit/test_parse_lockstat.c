@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/parse_lockstat.h"
+#include "analysis/parsers/parse_lockstat.h"
 #include "tests/unit/fixture_util.h"
 
 static int parse_bytes(const void *buf, size_t len, struct lockstat_data *d,

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/parse_perf.h"
+#include "analysis/parsers/parse_perf.h"
 #include "tests/unit/fixture_util.h"
 
 static int parse_bytes(const void *buf, size_t len, struct perf_report *r,

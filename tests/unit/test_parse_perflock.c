@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/parse_perflock.h"
+#include "analysis/parsers/parse_perflock.h"
 #include "tests/unit/fixture_util.h"
 
 /* Rows of the real fixture, the sum of their counts, storage rows. */

@@ -22,7 +22,7 @@
 
 #include <jansson.h>
 
-#include "analysis/parse_probe.h"
+#include "analysis/parsers/parse_probe.h"
 #include "tests/unit/fixture_util.h"
 
 /* Parse len bytes of buf through a temporary file. */

@@ -20,8 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/parse_readprofile.h"
-#include "analysis/symbols.h"
+#include "analysis/parsers/parse_readprofile.h"
+#include "analysis/parsers/symbols.h"
 #include "tests/unit/fixture_util.h"
 
 static int parse_bytes(const void *buf, size_t len, struct rprof_profile *p,

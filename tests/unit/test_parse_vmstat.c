@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/parse_vmstat.h"
+#include "analysis/parsers/parse_vmstat.h"
 #include "tests/unit/fixture_util.h"
 
 /* Parse len bytes of buf through a temporary file. */

@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "src/probe.h"
+#include "src/probe/probe.h"
 
 static void test_chase_is_one_cycle(void **state)
 {

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "src/rng.h"
+#include "src/base/rng.h"
 
 /* Both ends of [lo, hi] occur, nothing outside does. */
 static void test_range_bounds_inclusive(void **state)

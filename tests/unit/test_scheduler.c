@@ -14,7 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "src/rng.h"
+#include "src/base/rng.h"
 #include "terminals/delivery.h"
 #include "terminals/scheduler.h"
 

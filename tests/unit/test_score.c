@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_score.c - scores, intervals and significance of `oltpmark compare`
- * (analysis/runset.h, analysis/score.h) on hand-made run directories
+ * (analysis/compare/runset.h, analysis/compare/score.h) on hand-made run directories
  * whose answer is known: equal values, one run on a side, a clear 10 %
  * drop, a label missing a configuration, the choice of the baseline, the
  * runs left out (partial, not steady, diagnostic), foreign summaries and
@@ -21,8 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analysis/runset.h"
-#include "analysis/score.h"
+#include "analysis/compare/runset.h"
+#include "analysis/compare/score.h"
+#include "src/base/iso8601.h"
 #include "tests/unit/fixture_util.h"
 
 /* How a hand-made run differs from a plain, steady, complete one. */
@@ -422,16 +423,14 @@ static void test_holm_stars(void **state)
 static void test_parse_time(void **state)
 {
 	(void)state;
-	assert_true(runset_parse_time("1970-01-01T00:00:00Z") == 0);
-	assert_true(runset_parse_time("2026-01-01T10:00:00Z") == 1767261600);
-	assert_true(runset_parse_time("2026-01-01T10:00:00.5Z") ==
-		    1767261600.5);
-	assert_true(runset_parse_time("2026-01-01T12:00:00+02:00") ==
-		    1767261600);
-	assert_true(isnan(runset_parse_time("yesterday")));
-	assert_true(isnan(runset_parse_time("2026-13-01T10:00:00Z")));
-	assert_true(isnan(runset_parse_time("2026-01-01T10:00:00Zjunk")));
-	assert_true(isnan(runset_parse_time(NULL)));
+	assert_true(iso8601_parse("1970-01-01T00:00:00Z") == 0);
+	assert_true(iso8601_parse("2026-01-01T10:00:00Z") == 1767261600);
+	assert_true(iso8601_parse("2026-01-01T10:00:00.5Z") == 1767261600.5);
+	assert_true(iso8601_parse("2026-01-01T12:00:00+02:00") == 1767261600);
+	assert_true(isnan(iso8601_parse("yesterday")));
+	assert_true(isnan(iso8601_parse("2026-13-01T10:00:00Z")));
+	assert_true(isnan(iso8601_parse("2026-01-01T10:00:00Zjunk")));
+	assert_true(isnan(iso8601_parse(NULL)));
 }
 
 int main(void)

@@ -15,7 +15,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "analysis/stats.h"
+#include "analysis/common/stats.h"
 
 /* t(df, 0.975) from a printed table, to three decimals. */
 static const struct {

@@ -27,9 +27,9 @@
 
 #include <jansson.h>
 
-#include "analysis/checkpoints.h"
-#include "analysis/report.h"
-#include "analysis/summary.h"
+#include "analysis/report/checkpoints.h"
+#include "analysis/report/report.h"
+#include "analysis/report/summary.h"
 #include "tests/unit/fixture_util.h"
 
 /* tests/golden, next to $OLTPMARK_FIXTURES (tests/fixtures). */

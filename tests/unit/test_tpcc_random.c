@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/tpcc_random.h"
+#include "src/base/tpcc_random.h"
 
 /* NURand(A, x, y) stays in [x, y] for every A of the spec and any C. */
 static void test_nurand_bounds(void **state)

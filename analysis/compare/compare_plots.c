@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * compare_plots.c - vmstat curves of every label on one plot per
+ * configuration and quantity (compare_plots.h).
+ *
+ * For each configuration, each label's representative run becomes one
+ * data file CONFIG-vmstat-N.dat (N: the label's row in the score table;
+ * columns x, r, in, cs, us+sy, wa, bi, bo, empty where vmstat lacked the
+ * column), and each quantity one script CONFIG-vmstat-KEY.gp that plots
+ * column KEY of every data file as a curve named after its label.
+ */
+#include "analysis/compare/compare_plots.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/common/gnuplot.h"
+
+const char *const cplot_keys[] = {"r",	"in", "cs", "us+sy",
+				  "wa", "bi", "bo", NULL};
+const char *const cplot_titles[] = {
+	"runnable processes (vmstat r)",
+	"interrupts per second (vmstat in)",
+	"context switches per second (vmstat cs)",
+	"CPU busy, user + system % (vmstat us+sy)",
+	"I/O wait % (vmstat wa)",
+	"blocks read per second (vmstat bi)",
+	"blocks written per second (vmstat bo)",
+};
+/* File-name forms of the keys ("us+sy" is no good in a name). */
+static const char *const key_files[] = {"r",  "in", "cs", "cpu",
+					"wa", "bi", "bo"};
+#define NKEYS 7
+
+static void note(struct cplots *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note(struct cplots *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (p->nnotes >= CPLOT_NOTES_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(p->notes[p->nnotes++], CPLOT_NOTE_LEN, fmt, ap);
+	va_end(ap);
+}
+
+/* A configuration name as a file-name part: [A-Za-z0-9_-], else '_'. */
+static void file_part(const char *s, char *out, size_t size)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i + 1 < size; i++) {
+		char c = s[i];
+
+		out[i] = ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '-' || c == '_')
+				 ? c
+				 : '_';
+	}
+	out[i] = '\0';
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* Remove the plot files of an earlier compare from dir. */
+static void clean_dir(const char *dir)
+{
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (!has_suffix(de->d_name, ".png") &&
+		    !has_suffix(de->d_name, ".svg") &&
+		    !has_suffix(de->d_name, ".gp") &&
+		    !has_suffix(de->d_name, ".dat"))
+			continue;
+		unlinkat(dirfd(d), de->d_name, 0);
+	}
+	closedir(d);
+}
+
+/*
+ * Write the data file of one label's representative run. has[k] tells
+ * which keys had values. 1 written, 0 no vmstat, -ENOMEM, -EIO.
+ */
+static int write_data(const char *dir, const char *file,
+		      const struct runset_run *run, bool has[NKEYS],
+		      bool *since_start, struct err *err)
+{
+	double *x[NKEYS] = {0}, *y[NKEYS] = {0};
+	long n[NKEYS], rows = 0, i;
+	int k, rc = 0;
+	FILE *f;
+
+	*since_start = true;
+	for (k = 0; k < NKEYS; k++) {
+		bool since;
+
+		n[k] = cev_vmstat_points(run, cplot_keys[k], &x[k], &y[k],
+					 &since);
+		if (n[k] < 0) {
+			rc = (int)n[k];
+			goto out;
+		}
+		has[k] = n[k] > 0;
+		if (n[k] > rows) {
+			rows = n[k];
+			*since_start = since;
+		}
+	}
+	if (rows == 0)
+		goto out;
+	f = gp_create(dir, file, err);
+	if (!f) {
+		rc = -EIO;
+		goto out;
+	}
+	for (i = 0; i < rows; i++) {
+		double xi = NAN;
+
+		for (k = 0; k < NKEYS && isnan(xi); k++)
+			if (i < n[k])
+				xi = x[k][i];
+		fprintf(f, "%.3f", xi);
+		for (k = 0; k < NKEYS; k++) {
+			if (i < n[k] && isfinite(y[k][i]))
+				fprintf(f, ",%.6g", y[k][i]);
+			else
+				fputc(',', f);
+		}
+		fputc('\n', f);
+	}
+	if (fclose(f) != 0) {
+		rc = err_set(err, -EIO, "%s/%s: write failed", dir, file);
+		goto out;
+	}
+	rc = 1;
+out:
+	for (k = 0; k < NKEYS; k++) {
+		free(x[k]);
+		free(y[k]);
+	}
+	return rc;
+}
+
+/* Add a drawn plot to the list. */
+static int add_plot(struct cplots *p, const char *config, int key,
+		    const char *name, const char *config_title)
+{
+	struct cplot *grown =
+		realloc(p->plots, (p->nplots + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	p->plots = grown;
+	grown += p->nplots++;
+	memset(grown, 0, sizeof(*grown));
+	grown->config = config;
+	grown->key = cplot_keys[key];
+	snprintf(grown->name, sizeof(grown->name), "%s", name);
+	snprintf(grown->title, sizeof(grown->title), "%s: %s", config_title,
+		 cplot_titles[key]);
+	return 0;
+}
+
+/* The plots of one configuration (column c of the table). */
+static int plot_config(const char *dir, const struct runset *rs,
+		       const struct score_table *t, const struct cev *ev,
+		       size_t c, const char *stem, struct cplots *p,
+		       struct err *err)
+{
+	bool has[NKEYS], any[NKEYS] = {0}, *label_has, all_since = true;
+	size_t l;
+	int k, rc = 0;
+
+	label_has = calloc(t->nlabels * NKEYS + 1, sizeof(*label_has));
+	if (!label_has)
+		return -ENOMEM;
+	for (l = 0; l < t->nlabels; l++) {
+		const struct cev_contest *cell = cev_contest_at(ev, l, c);
+		char file[200];
+		bool since;
+
+		if (cell->rep_run < 0)
+			continue;
+		snprintf(file, sizeof(file), "%s-vmstat-%zu.dat", stem, l);
+		rc = write_data(dir, file, &rs->runs[cell->rep_run], has,
+				&since, err);
+		if (rc < 0)
+			goto out;
+		if (rc == 0)
+			continue;
+		if (!since)
+			all_since = false;
+		for (k = 0; k < NKEYS; k++) {
+			label_has[l * NKEYS + (size_t)k] = has[k];
+			any[k] |= has[k];
+		}
+	}
+	rc = 0;
+	if (!all_since)
+		note(p,
+		     "%s: some runs' vmstat has no timestamps or no "
+		     "start time: their x is seconds since vmstat's "
+		     "first sample",
+		     runset_config_title(t->configs[c]));
+	for (k = 0; k < NKEYS; k++) {
+		char name[128], script[160];
+		struct err gerr = {""};
+		bool first = true;
+		FILE *f;
+
+		if (!any[k])
+			continue;
+		snprintf(name, sizeof(name), "%s-vmstat-%s", stem,
+			 key_files[k]);
+		snprintf(script, sizeof(script), "%s.gp", name);
+		f = gp_create(dir, script, err);
+		if (!f) {
+			rc = -EIO;
+			goto out;
+		}
+		{
+			char title[200];
+
+			snprintf(title, sizeof(title), "%s: %s",
+				 runset_config_title(t->configs[c]),
+				 cplot_titles[k]);
+			gp_preamble(f, title,
+				    all_since ? "seconds since the run's start"
+					      : "seconds",
+				    cplot_keys[k]);
+		}
+		fputs("set yrange [0:*]\nplot", f);
+		for (l = 0; l < t->nlabels; l++) {
+			if (!label_has[l * NKEYS + (size_t)k])
+				continue;
+			fprintf(f,
+				"%s \\\n  '%s-vmstat-%zu.dat' using 1:%d with lines lw 1.5 title ",
+				first ? "" : ",", stem, l, k + 2);
+			gp_quote(f, t->labels[l]);
+			first = false;
+		}
+		fputc('\n', f);
+		if (fclose(f) != 0) {
+			rc = err_set(err, -EIO, "%s/%s: write failed", dir,
+				     script);
+			goto out;
+		}
+		if (gp_render(dir, name, 0, 0, &gerr) < 0) {
+			note(p, "%s not drawn: %s", name, gerr.msg);
+			continue;
+		}
+		rc = add_plot(p, t->configs[c], k, name,
+			      runset_config_title(t->configs[c]));
+		if (rc < 0)
+			goto out;
+	}
+out:
+	free(label_has);
+	return rc;
+}
+
+int cplots_make(const char *out_dir, const struct runset *rs,
+		const struct score_table *t, const struct cev *ev,
+		struct cplots *out, struct err *err)
+{
+	char dir[4096], (*stems)[64];
+	size_t c, d;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->gnuplot = gp_available(out->why_not, sizeof(out->why_not));
+	if (!out->gnuplot)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s/%s", out_dir, CPLOT_DIR);
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+		return err_set(err, -errno, "%s: %s", dir, strerror(errno));
+	clean_dir(dir);
+	stems = calloc(t->nconfigs + 1, sizeof(*stems));
+	if (!stems)
+		return err_set(err, -ENOMEM, "out of memory");
+	for (c = 0; c < t->nconfigs && rc == 0; c++) {
+		file_part(t->configs[c], stems[c], sizeof(stems[c]));
+		/* Two configurations that clean to one name stay apart. */
+		for (d = 0; d < c; d++)
+			if (strcmp(stems[c], stems[d]) == 0) {
+				size_t len = strlen(stems[c]);
+
+				snprintf(stems[c] + (len > 40 ? 40 : len),
+					 sizeof(stems[c]) - 40, "-%zu", c);
+				break;
+			}
+		rc = plot_config(dir, rs, t, ev, c, stems[c], out, err);
+	}
+	free(stems);
+	if (rc == -ENOMEM)
+		err_set(err, rc, "out of memory");
+	if (rc == 0 && out->nplots == 0 && !out->why_not[0])
+		snprintf(out->why_not, sizeof(out->why_not),
+			 "no run with a readable sys/vmstat.txt");
+	return rc;
+}
+
+void cplots_free(struct cplots *p)
+{
+	if (!p)
+		return;
+	free(p->plots);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * compare_plots.h - the side-by-side evidence plots of `oltpmark compare`:
+ * for each configuration and each of vmstat r, in, cs, us+sy, wa, bi and
+ * bo one plot with a curve per label, drawn from that label's
+ * representative run (the median run by the scored metric), x in seconds
+ * since the run's start. As the OSDL kernel reports had them: the same
+ * quantity for every kernel on one picture.
+ *
+ * Plots go to OUT/compare-plots/ as NAME.png and NAME.svg beside their
+ * NAME.gp script and data (analysis/common/gnuplot.h draws them). Nothing here
+ * is fatal: no gnuplot, no vmstat, or a failing plot is a note.
+ */
+#ifndef OLTPMARK_ANALYSIS_COMPARE_PLOTS_H
+#define OLTPMARK_ANALYSIS_COMPARE_PLOTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/compare/compare_evidence.h"
+#include "analysis/compare/runset.h"
+#include "analysis/compare/score.h"
+#include "src/base/err.h"
+
+#define CPLOT_DIR	"compare-plots" /* below the output directory */
+#define CPLOT_NOTE_LEN	300		/* longest note */
+#define CPLOT_NOTES_MAX 16		/* notes kept */
+
+/* One plot drawn. */
+struct cplot {
+	const char *config; /* configuration, points into the score table */
+	const char *key;    /* vmstat column: "r", "in", ..., "us+sy" */
+	char name[128];	    /* file name without extension, in CPLOT_DIR */
+	char title[200];    /* caption */
+};
+
+/* The plots of one compare. cplots_free() releases it. */
+struct cplots {
+	bool gnuplot;	     /* gnuplot was available */
+	char why_not[256];   /* why nothing was drawn, "" if something was */
+	struct cplot *plots; /* drawn, by configuration then key */
+	size_t nplots;	     /* entries in plots */
+	char notes[CPLOT_NOTES_MAX][CPLOT_NOTE_LEN]; /* what went wrong */
+	size_t nnotes;				     /* notes used */
+};
+
+/* The vmstat keys plotted, in order, and their captions. */
+extern const char *const cplot_keys[];	 /* NULL-terminated */
+extern const char *const cplot_titles[]; /* parallel to cplot_keys */
+
+/*
+ * Draw the plots into out_dir/compare-plots/ (created; the .png, .svg,
+ * .gp and .dat files already there are removed first, so no stale plot
+ * survives). Labels without a representative run or without vmstat have
+ * no curve; a plot without any curve is not drawn. Returns 0 (problems
+ * are notes in *out), or -ENOMEM / -EIO when the directory cannot be
+ * made, with err set.
+ */
+int cplots_make(const char *out_dir, const struct runset *rs,
+		const struct score_table *t, const struct cev *ev,
+		struct cplots *out, struct err *err);
+
+/* Release the plot list and zero p. Safe on a zeroed struct. */
+void cplots_free(struct cplots *p);
+
+#endif

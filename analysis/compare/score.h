@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * score.h - the score table of `oltpmark compare`: for every label and
+ * configuration, the ratio of the geometric mean of the metric (NOTPM)
+ * to the baseline label's, times 100, with the 95 % confidence interval
+ * of that ratio from Welch's t-test on the logarithms of the runs.
+ *
+ *   score = 100 * exp(mean(ln x_label) - mean(ln x_baseline))
+ *   interval = 100 * exp(diff +- t(df, 0.975) * SE), SE and df by Welch
+ *
+ * A cell is significant when its interval excludes 100 (or, with Holm,
+ * when its Holm-adjusted p-value is below 0.05; the family is every cell
+ * that has an interval). With one run on either side there is no
+ * interval. See docs/compare.md for the reasoning.
+ */
+#ifndef OLTPMARK_ANALYSIS_SCORE_H
+#define OLTPMARK_ANALYSIS_SCORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analysis/compare/runset.h"
+#include "src/base/err.h"
+
+/* One label in one configuration. Numbers are NAN when unknown. */
+struct score_cell {
+	size_t n;	   /* scored runs */
+	size_t n_excluded; /* runs read but not scored (any reason) */
+	double mean;	   /* arithmetic mean of the metric */
+	double gmean;	   /* geometric mean of the metric */
+	double sd;	   /* sample standard deviation, NAN when n < 2 */
+	double cov;	   /* sd / mean as a fraction, NAN when n < 2 */
+	bool has_score;	   /* n >= 1 here and in the baseline */
+	double score;	   /* 100 * gmean / baseline gmean */
+	bool has_ci;	   /* n >= 2 here and in the baseline, not baseline */
+	double ci_lo;	   /* 95 % interval of the score, lower end */
+	double ci_hi;	   /* 95 % interval of the score, upper end */
+	double half_width; /* the larger of score - ci_lo and ci_hi - score */
+	double diff_log;   /* mean ln x - mean ln x_baseline */
+	double se_log;	   /* Welch standard error of diff_log */
+	double df;	   /* Welch-Satterthwaite degrees of freedom */
+	double t;	   /* diff_log / se_log */
+	double t_crit;	   /* t(df, 0.975) */
+	double p;	   /* two-sided p-value, unadjusted */
+	double p_holm;	   /* Holm-adjusted p-value (computed always) */
+	bool significant;  /* the '*': by the interval, or Holm with --holm */
+};
+
+/* The whole table. Strings point into the runset it was computed from. */
+struct score_table {
+	const char **labels;	  /* sorted labels, one row each */
+	size_t nlabels;		  /* rows */
+	const char **configs;	  /* configurations, one column each */
+	size_t nconfigs;	  /* columns */
+	size_t baseline;	  /* row of the baseline label */
+	bool holm;		  /* stars decided by Holm-adjusted p */
+	size_t ncomparisons;	  /* cells with an interval (Holm's family) */
+	struct score_cell *cells; /* [label * nconfigs + config] */
+};
+
+/*
+ * Choose the baseline label. With wanted non-NULL it must be a label of
+ * some run read, else -ENOENT and err names it and lists the labels.
+ * Without, the label whose earliest run (meta.json start) started first
+ * among labels with at least one scored run (if none has, among all),
+ * ties and unknown start times broken by name. *baseline points into rs.
+ * -ENOENT also when rs holds no runs.
+ */
+int score_pick_baseline(const struct runset *rs, const char *wanted,
+			const char **baseline, struct err *err);
+
+/*
+ * Compute the table for rs against baseline (a label of rs). holm makes
+ * stars follow Holm-adjusted p-values. t is overwritten; release it with
+ * score_free(). 0, -ENOENT for an unknown baseline, or -ENOMEM.
+ */
+int score_compute(const struct runset *rs, const char *baseline, bool holm,
+		  struct score_table *t, struct err *err);
+
+/* The cell of row label, column config. */
+const struct score_cell *score_cell(const struct score_table *t, size_t label,
+				    size_t config);
+
+/* Index of a label or configuration name in t, or -1. */
+int score_label_index(const struct score_table *t, const char *label);
+int score_config_index(const struct score_table *t, const char *config);
+
+/* Release what score_compute() allocated and zero t. Safe when zeroed. */
+void score_free(struct score_table *t);
+
+#endif

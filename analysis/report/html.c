@@ -1,0 +1,1456 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * html.c - report.html (see html.h): one static page, no script.
+ *
+ * The page is written top to bottom in the order a reader needs it:
+ * what ran and whether it is complete, the figures and checks, the
+ * plots, then the system evidence hook by hook (a table where a parser
+ * exists, the first lines otherwise, the skip reason when the hook could
+ * not run) and the metadata. Evidence is read here, not passed in: a
+ * broken sys/ file costs its own section, never the report.
+ */
+#include "analysis/report/html.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/parsers/parse_diskstats.h"
+#include "analysis/parsers/parse_interrupts.h"
+#include "analysis/parsers/parse_iostat.h"
+#include "analysis/parsers/parse_lockstat.h"
+#include "analysis/parsers/parse_perf.h"
+#include "analysis/parsers/parse_readprofile.h"
+#include "analysis/parsers/parse_vmstat.h"
+
+#define HTML_TOP       20	  /* rows of profile and lock tables */
+#define HTML_RAW_LINES 40	  /* lines shown of a file without parser */
+#define HTML_TEXT_MAX  (64 << 10) /* bytes shown of a text file */
+#define HTML_JSON_ROWS 400	  /* metadata rows shown */
+#define HTML_CKPT_ROWS 400	  /* checkpoints listed */
+
+/* What the section writers share. */
+struct html_ctx {
+	FILE *f;		     /* the page */
+	const struct html_input *in; /* what it shows */
+	char sys[PATH_MAX];	     /* run_dir/sys */
+	double start_epoch_s;	     /* meta.json start, NAN unknown */
+};
+
+/* ---- small writers ---- */
+
+static void num(FILE *f, double v, int decimals)
+{
+	if (isfinite(v))
+		fprintf(f, "%.*f", decimals, v);
+	else
+		fputs("&ndash;", f);
+}
+
+/* A count from run.json, "?" when unknown. */
+static void count(FILE *f, int64_t v)
+{
+	if (v < 0)
+		fputc('?', f);
+	else
+		fprintf(f, "%lld", (long long)v);
+}
+
+static void td_num(FILE *f, double v, int decimals)
+{
+	fputs("<td>", f);
+	num(f, v, decimals);
+	fputs("</td>", f);
+}
+
+static void td_text(FILE *f, const char *s)
+{
+	fputs("<td class=\"l\">", f);
+	html_escape(f, s);
+	fputs("</td>", f);
+}
+
+static void td_u64(FILE *f, uint64_t v)
+{
+	fprintf(f, "<td>%llu</td>", (unsigned long long)v);
+}
+
+static void verdict(FILE *f, int v, const char *yes, const char *no)
+{
+	if (v < 0)
+		fputs("<span class=\"unk\">unknown</span>", f);
+	else if (v)
+		fprintf(f, "<span class=\"ok\">%s</span>", yes);
+	else
+		fprintf(f, "<span class=\"bad\">%s</span>", no);
+}
+
+static void td_verdict(FILE *f, int v)
+{
+	fputs("<td class=\"l\">", f);
+	verdict(f, v, "ok", "FAILED");
+	fputs("</td>", f);
+}
+
+static void p_note(FILE *f, const char *cls, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* A paragraph of escaped text with a class. */
+static void p_note(FILE *f, const char *cls, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fprintf(f, "<p class=\"%s\">", cls);
+	html_escape(f, buf);
+	fputs("</p>\n", f);
+}
+
+static bool sys_path(const struct html_ctx *c, const char *name, char *out,
+		     size_t size)
+{
+	size_t a = strlen(c->sys), b = strlen(name);
+
+	/* by hand: snprintf("%s/%s") into PATH_MAX draws truncation
+	   warnings that the length check cannot silence */
+	if (a + 1 + b + 1 > size) {
+		if (size)
+			out[0] = '\0';
+		return false;
+	}
+	memcpy(out, c->sys, a);
+	out[a] = '/';
+	memcpy(out + a + 1, name, b + 1);
+	return true;
+}
+
+static bool sys_exists(const struct html_ctx *c, const char *name)
+{
+	char path[PATH_MAX];
+
+	return sys_path(c, name, path, sizeof(path)) && access(path, F_OK) == 0;
+}
+
+/*
+ * Show a text file in <pre>: up to max_lines lines (0: all) and
+ * HTML_TEXT_MAX bytes, lines starting with skip_prefix left out.
+ */
+static void pre_file(struct html_ctx *c, const char *path, int max_lines,
+		     const char *skip_prefix)
+{
+	char line[4096];
+	size_t bytes = 0;
+	int lines = 0;
+	bool cut = false;
+	FILE *in = fopen(path, "r");
+
+	if (!in) {
+		p_note(c->f, "unk", "cannot read %s: %s", path,
+		       strerror(errno));
+		return;
+	}
+	fputs("<pre>", c->f);
+	while (fgets(line, sizeof(line), in)) {
+		if (skip_prefix &&
+		    strncmp(line, skip_prefix, strlen(skip_prefix)) == 0)
+			continue;
+		if ((max_lines && lines >= max_lines) ||
+		    bytes >= HTML_TEXT_MAX) {
+			cut = true;
+			break;
+		}
+		html_escape(c->f, line);
+		bytes += strlen(line);
+		lines++;
+	}
+	fputs("</pre>\n", c->f);
+	if (cut)
+		fputs("<p class=\"sub\">(cut here; the whole file is in "
+		      "sys/)</p>\n",
+		      c->f);
+	fclose(in);
+}
+
+/* Seconds between the modification times of two files, NAN if unknown. */
+static double mtime_span_s(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	double d;
+
+	if (stat(a, &sa) < 0 || stat(b, &sb) < 0)
+		return NAN;
+	d = (double)(sb.st_mtim.tv_sec - sa.st_mtim.tv_sec) +
+	    (double)(sb.st_mtim.tv_nsec - sa.st_mtim.tv_nsec) / 1e9;
+	/* copies (cp, git checkout) give both files about the same time:
+	   no rate can be built on that */
+	return d >= 1.0 ? d : NAN;
+}
+
+/* ---- summary sections ---- */
+
+static void section_head(struct html_ctx *c)
+{
+	const struct summary *s = c->in->sum;
+	const struct sum_run *r = &s->run;
+	FILE *f = c->f;
+	int i;
+
+	if (r->partial) {
+		fputs("<div class=\"banner\">Partial run: ", f);
+		if (!r->present)
+			fputs("there is no run.json (the run did not finish "
+			      "writing its results)",
+			      f);
+		else if (r->end_reason[0])
+			html_escape(f, r->end_reason);
+		else
+			fputs("ended early", f);
+		fputs(". The figures cover only what was measured; do not "
+		      "score this run.</div>\n",
+		      f);
+	}
+	if (s->meta.diagnostic == 1)
+		fputs("<div class=\"diag\">diagnostic run: profiling/lock "
+		      "statistics were on; not scored. They perturb the "
+		      "kernel: read the evidence, not the figures.</div>\n",
+		      f);
+	for (i = 0; i < s->nwarnings; i++) {
+		fputs("<div class=\"warn\">Warning: ", f);
+		html_escape(f, s->warnings[i]);
+		fputs("</div>\n", f);
+	}
+	fputs("<h1>oltpmark report</h1>\n<p class=\"sub\">", f);
+	if (s->meta.label[0]) {
+		fputs("label <b>", f);
+		html_escape(f, s->meta.label);
+		fputs("</b>", f);
+	}
+	if (s->meta.config[0]) {
+		fputs(", configuration <b>", f);
+		html_escape(f, s->meta.config);
+		fputs("</b>", f);
+	}
+	fputs(" &mdash; run directory <code>", f);
+	html_escape(f, c->in->run_dir);
+	fputs("</code></p>\n<nav><a href=\"#summary\">Summary</a>"
+	      "<a href=\"#checks\">Checks</a><a href=\"#plots\">Plots</a>"
+	      "<a href=\"#evidence\">System evidence</a>"
+	      "<a href=\"#metadata\">Metadata</a></nav>\n",
+	      f);
+}
+
+/* The server counters of run.json's server_stats, as one row. */
+static void row_server(FILE *f, const struct summary *s)
+{
+	const struct sum_run *r = &s->run;
+
+	fputs("<tr><th>Server</th><td>buffer hit ratio ", f);
+	if (isfinite(s->buffer_hit_ratio))
+		fprintf(f, "<b>%.*f %%</b>",
+			sum_hit_pct_decimals(100.0 * s->buffer_hit_ratio, 2),
+			100.0 * s->buffer_hit_ratio);
+	else
+		fputs("unknown", f);
+	fputs(" (", f);
+	count(f, r->blks_hit);
+	fputs(" hits, ", f);
+	count(f, r->blks_read);
+	fputs(" blocks read", f);
+	if (isfinite(s->blks_read_per_s))
+		fprintf(f, ", %.2f/s", s->blks_read_per_s);
+	fputs("); checkpoints ", f);
+	count(f, r->checkpoints_timed);
+	fputs(" timed, ", f);
+	count(f, r->checkpoints_req);
+	fputs(" requested, ", f);
+	count(f, r->buffers_checkpoint);
+	fputs(" buffers written; ", f);
+	count(f, r->xact_commit);
+	fputs(" commits, ", f);
+	count(f, r->xact_rollback);
+	fputs(" rollbacks <span class=\"sub\">(run.json server_stats, over "
+	      "the cost window)</span></td></tr>\n",
+	      f);
+}
+
+/* The checkpoints of the run, when there are any. */
+static void table_checkpoints(FILE *f, const struct summary *s)
+{
+	size_t i;
+
+	if (!s->ckpts_known || s->ckpts.n == 0)
+		return;
+	fputs("<h3>Checkpoints</h3>\n<table>\n<tr><th>start s</th>"
+	      "<th>end s</th><th>length s</th><th class=\"l\">in the "
+	      "window</th><th class=\"l\">kind</th></tr>\n",
+	      f);
+	for (i = 0; i < s->ckpts.n && i < HTML_CKPT_ROWS; i++) {
+		const struct ckpt *k = &s->ckpts.items[i];
+
+		fputs("<tr>", f);
+		td_num(f, k->start_s, 3);
+		td_num(f, k->end_s, 3);
+		td_num(f, k->end_s - k->start_s, 3);
+		td_text(f, sum_ckpt_in_window(s, k) ? "yes" : "no");
+		td_text(f, k->kind);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	if (s->ckpts.n > HTML_CKPT_ROWS)
+		fprintf(f,
+			"<p class=\"sub\">(the first %d of %zu; all are in "
+			"summary.json)</p>\n",
+			HTML_CKPT_ROWS, s->ckpts.n);
+	fputs("<p class=\"sub\">Seconds since the start of the run, from "
+	      "the server log; a checkpoint that started before the run or "
+	      "ended after it is listed with its real times.</p>\n",
+	      f);
+}
+
+static void section_summary(struct html_ctx *c)
+{
+	const struct summary *s = c->in->sum;
+	const struct sum_run *r = &s->run;
+	FILE *f = c->f;
+	uint64_t ok = 0, rb = 0, er = 0;
+	int t, i;
+
+	fputs("<h2 id=\"summary\">Summary</h2>\n<table class=\"kv\">\n", f);
+	fputs("<tr><th>NOTPM</th><td><b>", f);
+	num(f, s->notpm, 2);
+	fputs("</b> New-Orders completed (committed or rolled back) per "
+	      "minute</td></tr>\n<tr><th>Total TPM</th><td>",
+	      f);
+	num(f, s->tpm_total, 2);
+	fputs(" all types, committed or rolled back</td></tr>\n"
+	      "<tr><th>Window</th><td>",
+	      f);
+	fprintf(f, "%.3f .. %.3f s (%.3f s measured; start from ",
+		s->start_ms / 1000.0, s->end_ms / 1000.0, s->measured_s);
+	html_escape(f, s->start_from);
+	fputs(", end from ", f);
+	html_escape(f, s->end_from);
+	fputs(")</td></tr>\n<tr><th>Ramp-up</th><td>", f);
+	num(f, r->ramp_up_s, 3);
+	fputs(" s</td></tr>\n<tr><th>Steady state</th><td>", f);
+	verdict(f, s->steady.steady, "steady", "NOT steady");
+	if (!isnan(s->steady.change_pct))
+		fprintf(f,
+			": fitted change %+.2f &plusmn; %.2f %% of the mean "
+			"over %zu intervals of 10 s (limit %.0f %%%s)",
+			s->steady.change_pct, s->steady.change_ci_pct,
+			s->steady.intervals, SUM_STEADY_LIMIT_PCT,
+			s->steady.steady < 0 ? "; too noisy to tell" : "");
+	else
+		fprintf(f, " (%zu complete 10-s intervals)",
+			s->steady.intervals);
+	fputs("</td></tr>\n", f);
+	if (r->present) {
+		fputs("<tr><th>Run</th><td>", f);
+		count(f, r->warehouses);
+		fputs(" warehouses, ", f);
+		count(f, r->terminals);
+		fputs(" terminals, ", f);
+		count(f, r->connections);
+		fputs(" connections, keying/think ", f);
+		html_escape(f, r->keying_think[0] ? r->keying_think : "?");
+		fputs(", transactions as ", f);
+		html_escape(f, r->tx_mode[0] ? r->tx_mode : "?");
+		fputs("; connections lost ", f);
+		count(f, r->connections_lost);
+		fputs(", reconnects ", f);
+		count(f, r->reconnects);
+		fputs("</td></tr>\n", f);
+		row_server(f, s);
+	}
+	fputs("<tr><th>Checkpoints</th><td>", f);
+	if (s->ckpts_known)
+		fprintf(f,
+			"%zu in the run, %zu overlapping the window "
+			"(<a href=\"sys/checkpoints.csv\">"
+			"sys/checkpoints.csv</a>)",
+			s->ckpts.n, s->ckpts_in_window);
+	else
+		fputs("unknown (no usable sys/checkpoints.csv)", f);
+	fputs("</td></tr>\n</table>\n", f);
+
+	fputs("<h3>Transactions in the window</h3>\n<table>\n<tr>"
+	      "<th class=\"l\">type</th><th>count</th><th>share %</th>"
+	      "<th>ok</th><th>rollback</th><th>error</th><th>retries</th>"
+	      "<th>mean ms</th><th>p50</th><th>p90</th><th>p95</th>"
+	      "<th>p99</th><th>max</th><th>service mean</th>"
+	      "<th>service p90</th></tr>\n",
+	      f);
+	for (t = 0; t < TXN_NR; t++) {
+		const struct sum_type *ty = &s->type[t];
+		int64_t retries = s->retries_scope ? r->retries[t] : -1;
+		static const double pct[] = {50, 90, 95, 99};
+
+		fputs("<tr>", f);
+		td_text(f, sum_type_title((enum txn_type)t));
+		td_u64(f, ty->count);
+		td_num(f, s->mix[t].value, 2);
+		td_u64(f, ty->ok);
+		td_u64(f, ty->rollback);
+		td_u64(f, ty->error);
+		if (retries < 0)
+			fputs("<td>unknown</td>", f);
+		else
+			fprintf(f, "<td>%lld</td>", (long long)retries);
+		if (ty->count == 0) {
+			fputs("<td colspan=\"8\" class=\"l\">none</td></tr>\n",
+			      f);
+			continue;
+		}
+		td_num(f, hist_mean(&ty->response) / 1000.0, 2);
+		for (i = 0; i < 4; i++)
+			td_num(f,
+			       (double)hist_percentile(&ty->response, pct[i]) /
+				       1000.0,
+			       2);
+		td_num(f, (double)ty->response.max / 1000.0, 2);
+		td_num(f, hist_mean(&ty->service) / 1000.0, 2);
+		td_num(f, (double)hist_percentile(&ty->service, 90) / 1000.0,
+		       2);
+		fputs("</tr>\n", f);
+		ok += ty->ok;
+		rb += ty->rollback;
+		er += ty->error;
+	}
+	fprintf(f,
+		"<tr><th class=\"l\">total</th><th>%llu</th><th></th>"
+		"<th>%llu</th><th>%llu</th><th>%llu</th>"
+		"<th colspan=\"9\"></th></tr>\n</table>\n",
+		(unsigned long long)s->rows_in_window, (unsigned long long)ok,
+		(unsigned long long)rb, (unsigned long long)er);
+	fputs("<p class=\"sub\">Response time runs from the moment a "
+	      "transaction was due to its completion (queueing included); "
+	      "Delivery's from queueing to the end of its deferred "
+	      "execution. Service time is send to reply.</p>\n",
+	      f);
+	table_checkpoints(f, s);
+}
+
+static void section_checks(struct html_ctx *c)
+{
+	const struct summary *s = c->in->sum;
+	FILE *f = c->f;
+	int t, i;
+
+	fputs("<h2 id=\"checks\">Checks</h2>\n", f);
+	fputs("<h3>Mix against the TPC-C minimums (5.2.3): ", f);
+	verdict(f, s->mix_ok, "ok", "FAILED");
+	fputs("</h3>\n<table>\n<tr><th class=\"l\">type</th><th>share %</th>"
+	      "<th>minimum %</th><th class=\"l\">within</th></tr>\n",
+	      f);
+	for (t = 0; t < TXN_NR; t++) {
+		if (!s->mix[t].applies)
+			continue;
+		fputs("<tr>", f);
+		td_text(f, sum_type_title((enum txn_type)t));
+		td_num(f, s->mix[t].value, 2);
+		td_num(f, s->mix[t].limit, 1);
+		td_verdict(f, s->mix[t].within);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n<h3>90th-percentile response limits (5.2.5.3, "
+	      "2.7.2.2): ",
+	      f);
+	verdict(f, s->rt_ok, "ok", "FAILED");
+	fputs("</h3>\n<table>\n<tr><th class=\"l\">type</th><th>p90 ms</th>"
+	      "<th>limit ms</th><th class=\"l\">within</th></tr>\n",
+	      f);
+	for (t = 0; t < TXN_NR; t++) {
+		fputs("<tr>", f);
+		td_text(f, t == TXN_DELIVERY
+				   ? "Delivery (completion)"
+				   : sum_type_title((enum txn_type)t));
+		td_num(f, s->rt[t].value, 2);
+		td_num(f, s->rt[t].limit, 0);
+		td_verdict(f, s->rt[t].within);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n<h3>Input bounds (5.5.1.5&ndash;6, from run.json): ",
+	      f);
+	verdict(f, s->bounds_ok, "ok", "FAILED");
+	fputs("</h3>\n<table>\n<tr><th class=\"l\">input</th><th>value</th>"
+	      "<th>min</th><th>max</th><th class=\"l\">within</th></tr>\n",
+	      f);
+	for (i = 0; i < SUM_BOUND_NR; i++) {
+		const struct sum_bound *b = &s->bounds[i];
+
+		fputs("<tr>", f);
+		td_text(f, b->label);
+		if (!b->applies) {
+			fputs("<td colspan=\"4\" class=\"l\">n/a (one "
+			      "warehouse)</td></tr>\n",
+			      f);
+			continue;
+		}
+		td_num(f, b->value, 2);
+		td_num(f, b->min, 2);
+		td_num(f, b->max, 2);
+		if (b->small_sample)
+			fprintf(f,
+				"<td class=\"l\">not judged (sampling noise "
+				"&plusmn;%.2f)</td>",
+				b->noise);
+		else
+			td_verdict(f, b->within);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n<p class=\"sub\">Percentages except lines per "
+	      "order. Skipped Deliveries are allowed up to 1 % or one "
+	      "Delivery, whichever is more. A value outside its bounds by no "
+	      "more than three standard errors of its sample is not judged: "
+	      "the bounds are meant for TPC-C's two-hour interval.</p>\n",
+	      f);
+}
+
+static void section_cost(struct html_ctx *c)
+{
+	const struct summary *s = c->in->sum;
+	const struct sum_run *r = &s->run;
+	FILE *f = c->f;
+	double n = (double)s->cost_rows;
+
+	fputs("<h3>Cost</h3>\n<table>\n<tr><th class=\"l\">process</th>"
+	      "<th>CPU s</th><th>&micro;s per transaction</th></tr>\n"
+	      "<tr><td class=\"l\">client (oltpmark)</td>",
+	      f);
+	td_num(f, r->client_cpu_s, 2);
+	td_num(f, n > 0 ? r->client_cpu_s * 1e6 / n : NAN, 2);
+	fputs("</tr>\n<tr><td class=\"l\">server</td>", f);
+	td_num(f, r->server_cpu_s, 2);
+	td_num(f, n > 0 ? r->server_cpu_s * 1e6 / n : NAN, 2);
+	fputs("</tr>\n</table>\n", f);
+	if (isfinite(r->cost_start_s) && isfinite(r->cost_end_s))
+		fprintf(f,
+			"<p class=\"sub\">CPU time over %.1f .. %.1f s, "
+			"%llu transactions finished in it.</p>\n",
+			r->cost_start_s, r->cost_end_s,
+			(unsigned long long)s->cost_rows);
+	else
+		fputs("<p class=\"sub\">run.json has no cost window.</p>\n", f);
+}
+
+static void section_notes(struct html_ctx *c)
+{
+	const struct summary *s = c->in->sum;
+	const struct plots_result *p = c->in->plots;
+	FILE *f = c->f;
+	int i;
+
+	if (s->nnotes == 0 && (!p || p->nnotes == 0))
+		return;
+	fputs("<h3>Notes</h3>\n<ul>\n", f);
+	for (i = 0; i < s->nnotes; i++) {
+		fputs("<li>", f);
+		html_escape(f, s->notes[i]);
+		fputs("</li>\n", f);
+	}
+	for (i = 0; p && i < p->nnotes; i++) {
+		fputs("<li>", f);
+		html_escape(f, p->notes[i]);
+		fputs("</li>\n", f);
+	}
+	fputs("</ul>\n", f);
+}
+
+static void section_plots(struct html_ctx *c)
+{
+	static const char *const group_titles[PLOT_GROUP_NR] = {
+		[PLOT_WORKLOAD] = "Workload",
+		[PLOT_VMSTAT] = "vmstat",
+		[PLOT_IOSTAT] = "iostat",
+	};
+	const struct plots_result *p = c->in->plots;
+	FILE *f = c->f;
+	int g, i;
+
+	fputs("<h2 id=\"plots\">Plots</h2>\n", f);
+	if (!p || !p->gnuplot) {
+		p_note(f, "skip", "Plots skipped: %s.",
+		       p && p->why_not[0] ? p->why_not : "not asked for");
+		return;
+	}
+	for (g = 0; g < PLOT_GROUP_NR; g++) {
+		bool any = false;
+
+		for (i = 0; i < p->nplots; i++) {
+			const struct plot_entry *e = &p->plots[i];
+
+			if ((int)e->group != g)
+				continue;
+			if (!any)
+				fprintf(f, "<h3>%s</h3>\n", group_titles[g]);
+			any = true;
+			/* NOTPM full width, the rest two by two */
+			fprintf(f, "<figure%s><img src=\"plots/",
+				strcmp(e->name, "notpm") == 0
+					? ""
+					: " class=\"half\"");
+			html_escape(f, e->name);
+			fputs(".png\" alt=\"", f);
+			html_escape(f, e->title);
+			fputs("\"><figcaption>", f);
+			html_escape(f, e->title);
+			fputs(" &mdash; <a href=\"plots/", f);
+			html_escape(f, e->name);
+			fputs(".svg\">SVG</a>, <a href=\"plots/", f);
+			html_escape(f, e->name);
+			fputs(".gp\">gnuplot script</a></figcaption>"
+			      "</figure>\n",
+			      f);
+		}
+	}
+	if (p->nplots == 0)
+		p_note(f, "skip", "No plot could be drawn (see the notes).");
+}
+
+/* ---- system evidence ---- */
+
+/* Mean of a vmstat column over the window (or all samples). */
+static double vmstat_window_mean(const struct html_ctx *c,
+				 const struct vmstat_series *vs, int col,
+				 bool aligned)
+{
+	const struct summary *s = c->in->sum;
+	double sum = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < vs->nsamples; i++) {
+		double v = vmstat_value(vs, i, col);
+
+		if (aligned) {
+			double x = (double)vs->time_s[i] - c->start_epoch_s;
+
+			if (x < s->start_ms / 1000.0 || x >= s->end_ms / 1000.0)
+				continue;
+		}
+		if (isfinite(v)) {
+			sum += v;
+			n++;
+		}
+	}
+	return n ? sum / (double)n : NAN;
+}
+
+static void ev_vmstat(struct html_ctx *c)
+{
+	static const char *const cols[] = {"r",	 "b",	 "in", "cs", "us",
+					   "sy", "id",	 "wa", "st", "bi",
+					   "bo", "free", "si", "so"};
+	struct vmstat_series vs;
+	char path[PATH_MAX];
+	struct err err;
+	bool aligned;
+	size_t i;
+	FILE *f = c->f;
+
+	sys_path(c, "vmstat.txt", path, sizeof(path));
+	err_clear(&err);
+	if (vmstat_parse_file(path, &vs, &err) < 0) {
+		p_note(f, "unk", "vmstat.txt does not parse: %s", err.msg);
+		return;
+	}
+	aligned = vs.has_time && isfinite(c->start_epoch_s);
+	fprintf(f,
+		"<p>Means over %s (%zu samples in the file).</p>\n"
+		"<table>\n<tr>",
+		aligned ? "the measured window" : "the whole file",
+		vs.nsamples);
+	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		if (vmstat_column(&vs, cols[i]) >= 0)
+			fprintf(f, "<th>%s</th>", cols[i]);
+	fputs("</tr>\n<tr>", f);
+	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+		int k = vmstat_column(&vs, cols[i]);
+
+		if (k >= 0)
+			td_num(f, vmstat_window_mean(c, &vs, k, aligned), 1);
+	}
+	fputs("</tr>\n</table>\n", f);
+	vmstat_free(&vs);
+}
+
+static void ev_iostat(struct html_ctx *c)
+{
+	const struct summary *s = c->in->sum;
+	struct iostat_data io;
+	char path[PATH_MAX];
+	struct err err;
+	bool aligned;
+	size_t d, i;
+	FILE *f = c->f;
+	int shown = 0;
+
+	if (!sys_exists(c, "iostat.json") && sys_exists(c, "iostat.txt"))
+		sys_path(c, "iostat.txt", path, sizeof(path));
+	else
+		sys_path(c, "iostat.json", path, sizeof(path));
+	err_clear(&err);
+	if (iostat_parse_file(path, &io, &err) < 0) {
+		p_note(f, "unk", "iostat output does not parse: %s", err.msg);
+		return;
+	}
+	aligned = io.has_time && isfinite(c->start_epoch_s);
+	fprintf(f,
+		"<p>Means over %s, devices with I/O.</p>\n<table>\n"
+		"<tr><th class=\"l\">device</th><th>r/s</th><th>w/s</th>"
+		"<th>rkB/s</th><th>wkB/s</th><th>await ms</th>"
+		"<th>aqu-sz</th><th>util %%</th></tr>\n",
+		aligned ? "the measured window" : "the whole file");
+	for (d = 0; d < io.ndevices; d++) {
+		const struct iostat_device *dv = &io.devices[d];
+		double m[7] = {0};
+		size_t n = 0;
+
+		for (i = 0; i < dv->nsamples; i++) {
+			const struct iostat_sample *sm = &dv->samples[i];
+			double x = (double)sm->time_s - c->start_epoch_s;
+
+			if (aligned && (x < s->start_ms / 1000.0 ||
+					x >= s->end_ms / 1000.0))
+				continue;
+			m[0] += isfinite(sm->r_s) ? sm->r_s : 0;
+			m[1] += isfinite(sm->w_s) ? sm->w_s : 0;
+			m[2] += isfinite(sm->rkb_s) ? sm->rkb_s : 0;
+			m[3] += isfinite(sm->wkb_s) ? sm->wkb_s : 0;
+			m[4] += isfinite(sm->await_ms) ? sm->await_ms : 0;
+			m[5] += isfinite(sm->aqu_sz) ? sm->aqu_sz : 0;
+			m[6] += isfinite(sm->util_pct) ? sm->util_pct : 0;
+			n++;
+		}
+		if (n == 0 || m[0] + m[1] <= 0)
+			continue;
+		fputs("<tr>", f);
+		td_text(f, dv->name);
+		for (i = 0; i < 7; i++)
+			td_num(f, m[i] / (double)n, 2);
+		fputs("</tr>\n", f);
+		shown++;
+	}
+	fputs("</table>\n", f);
+	if (!shown)
+		p_note(f, "sub", "No device did any I/O.");
+	iostat_free(&io);
+}
+
+static void ev_interrupts(struct html_ctx *c)
+{
+	struct irq_snapshot a, b;
+	struct irq_delta d;
+	char pa[PATH_MAX], pb[PATH_MAX];
+	struct err err;
+	double span;
+	size_t i;
+	FILE *f = c->f;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&d, 0, sizeof(d));
+	sys_path(c, "interrupts.start", pa, sizeof(pa));
+	sys_path(c, "interrupts.stop", pb, sizeof(pb));
+	err_clear(&err);
+	if (irq_parse_file(pa, &a, &err) < 0 ||
+	    irq_parse_file(pb, &b, &err) < 0 ||
+	    irq_delta(&a, &b, &d, &err) < 0) {
+		p_note(f, "unk", "interrupts not shown: %s", err.msg);
+		goto out;
+	}
+	irq_delta_sort(&d);
+	span = mtime_span_s(pa, pb);
+	fprintf(f, "<p>Interrupts between the start and stop snapshots");
+	if (isfinite(span))
+		fprintf(f, " (%.1f s apart)", span);
+	else
+		fprintf(f, " (their times are unknown: no rates)");
+	fprintf(f,
+		", top %d.</p>\n<table>\n<tr><th class=\"l\">source</th>"
+		"<th>count</th><th>per second</th></tr>\n",
+		HTML_TOP);
+	for (i = 0; i < d.n && i < HTML_TOP; i++) {
+		fputs("<tr>", f);
+		td_text(f, d.entries[i].name);
+		td_u64(f, d.entries[i].total);
+		td_num(f, (double)d.entries[i].total / span, 1);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+out:
+	irq_delta_free(&d);
+	irq_free(&a);
+	irq_free(&b);
+}
+
+/* Deltas without rates, when the snapshots' times are unknown. */
+static void diskstats_counts(struct html_ctx *c,
+			     const struct diskstats_delta *d)
+{
+	FILE *f = c->f;
+	size_t i;
+
+	fputs("<p>Changes between the start and stop snapshots, devices "
+	      "with I/O (the snapshots' times are unknown: no rates).</p>\n"
+	      "<table>\n<tr><th class=\"l\">device</th><th>reads</th>"
+	      "<th>writes</th><th>kB read</th><th>kB written</th>"
+	      "<th>busy ms</th></tr>\n",
+	      f);
+	for (i = 0; i < d->ndevs; i++) {
+		const struct diskstats_delta_dev *dv = &d->devs[i];
+
+		if (dv->v[DS_READS] + dv->v[DS_WRITES] == 0)
+			continue;
+		fputs("<tr>", f);
+		td_text(f, dv->name);
+		td_u64(f, dv->v[DS_READS]);
+		td_u64(f, dv->v[DS_WRITES]);
+		td_u64(f,
+		       dv->v[DS_SECTORS_READ] * DISKSTATS_SECTOR_BYTES / 1024);
+		td_u64(f, dv->v[DS_SECTORS_WRITTEN] * DISKSTATS_SECTOR_BYTES /
+				  1024);
+		td_u64(f, dv->v[DS_IO_TICKS_MS]);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static void ev_diskstats(struct html_ctx *c)
+{
+	struct diskstats_snapshot a, b;
+	struct diskstats_delta d;
+	char pa[PATH_MAX], pb[PATH_MAX];
+	struct err err;
+	double span;
+	size_t i;
+	FILE *f = c->f;
+	int shown = 0;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&d, 0, sizeof(d));
+	sys_path(c, "diskstats.start", pa, sizeof(pa));
+	sys_path(c, "diskstats.stop", pb, sizeof(pb));
+	err_clear(&err);
+	if (diskstats_parse_file(pa, &a, &err) < 0 ||
+	    diskstats_parse_file(pb, &b, &err) < 0 ||
+	    diskstats_delta(&a, &b, &d, &err) < 0) {
+		p_note(f, "unk", "diskstats not shown: %s", err.msg);
+		goto out;
+	}
+	span = mtime_span_s(pa, pb);
+	if (!isfinite(span)) {
+		diskstats_counts(c, &d);
+		goto out;
+	}
+	fprintf(f,
+		"<p>Rates between the start and stop snapshots (%.1f s "
+		"apart), devices with I/O.</p>\n<table>\n"
+		"<tr><th class=\"l\">device</th><th>r/s</th><th>w/s</th>"
+		"<th>rkB/s</th><th>wkB/s</th><th>r_await ms</th>"
+		"<th>w_await ms</th><th>aqu-sz</th><th>util %%</th></tr>\n",
+		span);
+	for (i = 0; i < d.ndevs; i++) {
+		struct diskstats_rates r;
+
+		if (d.devs[i].v[DS_READS] + d.devs[i].v[DS_WRITES] == 0 ||
+		    diskstats_rates(&d.devs[i], span, &r, NULL) < 0)
+			continue;
+		fputs("<tr>", f);
+		td_text(f, d.devs[i].name);
+		td_num(f, r.r_s, 2);
+		td_num(f, r.w_s, 2);
+		td_num(f, r.rkb_s, 1);
+		td_num(f, r.wkb_s, 1);
+		td_num(f, r.r_await_ms, 2);
+		td_num(f, r.w_await_ms, 2);
+		td_num(f, r.aqu_sz, 2);
+		td_num(f, r.util_pct, 1);
+		fputs("</tr>\n", f);
+		shown++;
+	}
+	fputs("</table>\n", f);
+	if (!shown)
+		p_note(f, "sub", "No device did any I/O.");
+out:
+	diskstats_delta_free(&d);
+	diskstats_free(&a);
+	diskstats_free(&b);
+}
+
+static void ev_readprofile(struct html_ctx *c)
+{
+	struct rprof_profile p;
+	char path[PATH_MAX];
+	struct err err;
+	size_t i;
+	FILE *f = c->f;
+
+	memset(&p, 0, sizeof(p));
+	sys_path(c, "readprofile.txt", path, sizeof(path));
+	err_clear(&err);
+	if (rprof_parse_file(path, &p, &err) < 0) {
+		p_note(f, "unk", "readprofile.txt does not parse: %s", err.msg);
+		return;
+	}
+	rprof_sort_by_ticks(&p);
+	fprintf(f,
+		"<p>Top %d kernel functions by profile ticks (%llu "
+		"ticks in all).</p>\n<table>\n<tr><th>ticks</th>"
+		"<th>%% of total</th><th class=\"l\">function</th>"
+		"<th>load</th></tr>\n",
+		HTML_TOP, (unsigned long long)p.total_ticks);
+	for (i = 0; i < p.n && i < HTML_TOP; i++) {
+		fputs("<tr>", f);
+		td_u64(f, p.entries[i].ticks);
+		td_num(f,
+		       p.total_ticks ? 100.0 * (double)p.entries[i].ticks /
+					       (double)p.total_ticks
+				     : NAN,
+		       2);
+		td_text(f, p.entries[i].name);
+		td_num(f, p.entries[i].load, 4);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	rprof_free(&p);
+}
+
+static void lock_row(FILE *f, const struct lockstat_class *k)
+{
+	static const char *const kinds[] = {"", "-W", "-R"};
+	char name[300];
+
+	snprintf(name, sizeof(name), "%s%s", k->name, kinds[k->kind]);
+	fprintf(f, "<tr%s>", k->is_storage_lock ? " class=\"storage\"" : "");
+	td_text(f, name);
+	td_num(f, k->v[LS_CONTENTIONS], 0);
+	td_num(f, k->v[LS_WAITTIME_TOTAL], 2);
+	td_num(f, k->v[LS_WAITTIME_MAX], 2);
+	td_num(f, k->v[LS_ACQUISITIONS], 0);
+	td_num(f, k->v[LS_HOLDTIME_TOTAL], 2);
+	fputs("</tr>\n", f);
+}
+
+static void ev_lockstat(struct html_ctx *c)
+{
+	struct lockstat_data d;
+	char path[PATH_MAX];
+	struct err err;
+	size_t i;
+	FILE *f = c->f;
+
+	memset(&d, 0, sizeof(d));
+	sys_path(c, "lock_stat.txt", path, sizeof(path));
+	err_clear(&err);
+	if (lockstat_parse_file(path, &d, &err) < 0) {
+		p_note(f, "unk", "lock_stat.txt does not parse: %s", err.msg);
+		return;
+	}
+	lockstat_sort(&d, LS_CONTENTIONS);
+	fprintf(f,
+		"<p>Top %d lock classes by contentions; the storage locks "
+		"(SCSI host lock, block queue locks) are highlighted and "
+		"always listed. Times in &micro;s.</p>\n<table>\n"
+		"<tr><th class=\"l\">class</th><th>contentions</th>"
+		"<th>wait total</th><th>wait max</th>"
+		"<th>acquisitions</th><th>hold total</th></tr>\n",
+		HTML_TOP);
+	for (i = 0; i < d.n; i++)
+		if (i < HTML_TOP || d.classes[i].is_storage_lock)
+			lock_row(f, &d.classes[i]);
+	fputs("</table>\n", f);
+	lockstat_free(&d);
+}
+
+static void ev_raw(struct html_ctx *c, const char *file, const char *what)
+{
+	char path[PATH_MAX];
+
+	sys_path(c, file, path, sizeof(path));
+	fprintf(c->f,
+		"<p>%s: the first %d lines of <a href=\"sys/%s\">"
+		"sys/%s</a>.</p>\n",
+		what, HTML_RAW_LINES, file, file);
+	pre_file(c, path, HTML_RAW_LINES, "#");
+}
+
+static void ev_perf(struct html_ctx *c)
+{
+	struct perf_report r;
+	char path[PATH_MAX];
+	struct err err;
+	size_t i;
+	FILE *f = c->f;
+
+	memset(&r, 0, sizeof(r));
+	sys_path(c, "perf-report.txt", path, sizeof(path));
+	err_clear(&err);
+	if (perf_parse_file(path, &r, &err) < 0) {
+		p_note(f, "unk", "perf-report.txt does not parse: %s", err.msg);
+		ev_raw(c, "perf-report.txt", "perf report by symbol");
+		return;
+	}
+	perf_sort(&r);
+	fprintf(f,
+		"<p>Top %d symbols by share of the samples ([k] kernel, [.] "
+		"user space), from <a href=\"sys/perf-report.txt\">"
+		"sys/perf-report.txt</a>.</p>\n<table>\n<tr><th>overhead "
+		"%%</th><th class=\"l\">shared object</th><th "
+		"class=\"l\"></th><th class=\"l\">symbol</th></tr>\n",
+		HTML_TOP);
+	for (i = 0; i < r.n && i < HTML_TOP; i++) {
+		char marker[4] = {'[', r.entries[i].marker, ']', '\0'};
+
+		fputs("<tr>", f);
+		td_num(f, r.entries[i].overhead_pct, 2);
+		td_text(f, r.entries[i].dso);
+		td_text(f, marker);
+		td_text(f, r.entries[i].symbol);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	perf_free(&r);
+}
+
+static void ev_perf_lock(struct html_ctx *c)
+{
+	ev_raw(c, "perf-lock.txt", "perf lock contention");
+}
+
+static void ev_sysinfo(struct html_ctx *c)
+{
+	char path[PATH_MAX];
+
+	sys_path(c, "sysinfo.txt", path, sizeof(path));
+	fputs("<details><summary>sys/sysinfo.txt</summary>\n", c->f);
+	pre_file(c, path, 0, NULL);
+	fputs("</details>\n", c->f);
+}
+
+/*
+ * Split one CSV line (psql --csv: fields quoted when they hold a comma,
+ * a quote or a newline) in place. Returns the field count (at most max).
+ */
+static int csv_split(char *line, char **fields, int max)
+{
+	char *p = line, *w;
+	int n = 0;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	while (n < max) {
+		fields[n++] = w = p;
+		if (*p == '"') {
+			p++;
+			while (*p) {
+				if (*p == '"' && p[1] == '"') {
+					*w++ = '"';
+					p += 2;
+				} else if (*p == '"') {
+					p++;
+					break;
+				} else {
+					*w++ = *p++;
+				}
+			}
+			while (*p && *p != ',')
+				p++;
+		} else {
+			while (*p && *p != ',')
+				*w++ = *p++;
+		}
+		if (*p != ',') {
+			*w = '\0';
+			break;
+		}
+		p++;
+		*w = '\0';
+	}
+	return n;
+}
+
+/* One wait event of pg_wait_events.csv, summed over the samples. */
+struct wait_sum {
+	char key[192]; /* "type / event / state" */
+	double count;  /* sessions summed over samples */
+};
+
+static int wait_cmp(const void *a, const void *b)
+{
+	const struct wait_sum *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return strcmp(x->key, y->key);
+}
+
+static void ev_wait_events(struct html_ctx *c)
+{
+	struct wait_sum *w = NULL;
+	char path[PATH_MAX], line[1024], last_ts[64] = "", *fld[8];
+	size_t n = 0, cap = 0, i, samples = 0;
+	FILE *in, *f = c->f;
+
+	sys_path(c, "pg_wait_events.csv", path, sizeof(path));
+	in = fopen(path, "r");
+	if (!in)
+		return;
+	while (fgets(line, sizeof(line), in)) {
+		char key[192];
+		int nf = csv_split(line, fld, 8);
+
+		if (nf != 5 || strcmp(fld[0], "ts") == 0)
+			continue;
+		if (strcmp(fld[0], last_ts) != 0) {
+			samples++;
+			snprintf(last_ts, sizeof(last_ts), "%s", fld[0]);
+		}
+		snprintf(key, sizeof(key), "%s / %s / %s",
+			 fld[1][0] ? fld[1] : "(none)",
+			 fld[2][0] ? fld[2] : "(none)",
+			 fld[3][0] ? fld[3] : "(none)");
+		for (i = 0; i < n && strcmp(w[i].key, key) != 0; i++)
+			;
+		if (i == n) {
+			if (n == cap) {
+				struct wait_sum *nw;
+
+				cap = cap ? cap * 2 : 32;
+				nw = realloc(w, cap * sizeof(*w));
+				if (!nw)
+					break;
+				w = nw;
+			}
+			snprintf(w[n].key, sizeof(w[n].key), "%s", key);
+			w[n++].count = 0;
+		}
+		w[i].count += atof(fld[4]);
+	}
+	fclose(in);
+	if (samples == 0) {
+		p_note(f, "sub", "pg_wait_events.csv holds no sample.");
+		free(w);
+		return;
+	}
+	qsort(w, n, sizeof(*w), wait_cmp);
+	fprintf(f,
+		"<p>Server sessions by wait event, mean over %zu samples "
+		"(an empty wait event with state active is running on "
+		"CPU).</p>\n<table>\n<tr><th class=\"l\">wait type / "
+		"event / state</th><th>mean sessions</th></tr>\n",
+		samples);
+	for (i = 0; i < n && i < HTML_TOP; i++) {
+		fputs("<tr>", f);
+		td_text(f, w[i].key);
+		td_num(f, w[i].count / (double)samples, 2);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	free(w);
+}
+
+/* Read a header line and the first data line of a CSV snapshot. */
+static int read_snapshot(const char *path, char *hdr, char *row, size_t size)
+{
+	FILE *in = fopen(path, "r");
+	int ok;
+
+	if (!in)
+		return -1;
+	ok = fgets(hdr, (int)size, in) && fgets(row, (int)size, in);
+	fclose(in);
+	return ok ? 0 : -1;
+}
+
+/* Start, stop and delta of the numeric columns of a snapshot pair. */
+static void ev_snapshot_pair(struct html_ctx *c, const char *view)
+{
+	char pa[PATH_MAX], pb[PATH_MAX], ha[2048], ra[2048], hb[2048], rb[2048],
+		name[96];
+	char *fha[64], *fra[64], *fhb[64], *frb[64];
+	int nha, nra, nhb, nrb, i, k;
+	FILE *f = c->f;
+
+	snprintf(name, sizeof(name), "%s.start.csv", view);
+	sys_path(c, name, pa, sizeof(pa));
+	snprintf(name, sizeof(name), "%s.stop.csv", view);
+	sys_path(c, name, pb, sizeof(pb));
+	if (access(pa, F_OK) != 0 && access(pb, F_OK) != 0)
+		return;
+	fputs("<h4>", f);
+	html_escape(f, view);
+	fputs("</h4>\n", f);
+	if (read_snapshot(pa, ha, ra, sizeof(ha)) < 0 ||
+	    read_snapshot(pb, hb, rb, sizeof(hb)) < 0) {
+		p_note(f, "unk",
+		       "%s: the start or stop snapshot is missing "
+		       "or empty",
+		       view);
+		return;
+	}
+	nha = csv_split(ha, fha, 64);
+	nra = csv_split(ra, fra, 64);
+	nhb = csv_split(hb, fhb, 64);
+	nrb = csv_split(rb, frb, 64);
+	fputs("<table>\n<tr><th class=\"l\">column</th><th>start</th>"
+	      "<th>stop</th><th>change</th></tr>\n",
+	      f);
+	for (i = 0; i < nha && i < nra; i++) {
+		char *ea, *eb;
+		double a, b;
+
+		for (k = 0; k < nhb && k < nrb; k++)
+			if (strcmp(fha[i], fhb[k]) == 0)
+				break;
+		if (k == nhb || k == nrb || !fra[i][0] || !frb[k][0])
+			continue;
+		a = strtod(fra[i], &ea);
+		b = strtod(frb[k], &eb);
+		if (*ea || *eb)
+			continue;
+		fputs("<tr>", f);
+		td_text(f, fha[i]);
+		td_num(f, a, 0);
+		td_num(f, b, 0);
+		td_num(f, b - a, 0);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static void ev_pgstats(struct html_ctx *c)
+{
+	if (sys_exists(c, "pg_wait_events.csv"))
+		ev_wait_events(c);
+	ev_snapshot_pair(c, "pg_stat_database");
+	ev_snapshot_pair(c, "pg_stat_bgwriter");
+	ev_snapshot_pair(c, "pg_stat_wal");
+}
+
+/* A hook, the files it leaves in sys/, and how to show them. */
+struct hook_view {
+	const char *name;     /* hook name: NAME.skipped, NAME.err */
+	const char *title;    /* section title */
+	const char *files[4]; /* any of these present: show */
+	void (*show)(struct html_ctx *c); /* the section body */
+};
+
+static const struct hook_view hook_views[] = {
+	{"sysinfo", "System information", {"sysinfo.txt"}, ev_sysinfo},
+	{"vmstat", "vmstat", {"vmstat.txt"}, ev_vmstat},
+	{"iostat", "iostat", {"iostat.json", "iostat.txt"}, ev_iostat},
+	{"interrupts",
+	 "Interrupts",
+	 {"interrupts.start", "interrupts.stop"},
+	 ev_interrupts},
+	{"diskstats",
+	 "Disk statistics (/proc/diskstats)",
+	 {"diskstats.start", "diskstats.stop"},
+	 ev_diskstats},
+	{"pg-stats",
+	 "PostgreSQL statistics",
+	 {"pg_wait_events.csv", "pg_stat_database.start.csv",
+	  "pg_stat_bgwriter.start.csv"},
+	 ev_pgstats},
+	{"readprofile",
+	 "Kernel profile (readprofile)",
+	 {"readprofile.txt"},
+	 ev_readprofile},
+	{"lockstat",
+	 "Lock statistics (/proc/lock_stat)",
+	 {"lock_stat.txt"},
+	 ev_lockstat},
+	{"perf-profile", "perf profile", {"perf-report.txt"}, ev_perf},
+	{"perf-lock", "perf lock contention", {"perf-lock.txt"}, ev_perf_lock},
+};
+
+/* The first line of a small file (a skip reason), "" if unreadable. */
+static void first_line(const char *path, char *out, size_t size)
+{
+	FILE *in = fopen(path, "r");
+
+	out[0] = '\0';
+	if (!in)
+		return;
+	if (fgets(out, (int)size, in))
+		out[strcspn(out, "\r\n")] = '\0';
+	fclose(in);
+}
+
+static void section_evidence(struct html_ctx *c)
+{
+	FILE *f = c->f;
+	struct stat st;
+	size_t i;
+
+	fputs("<h2 id=\"evidence\">System evidence</h2>\n", f);
+	if (stat(c->sys, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		p_note(f, "skip",
+		       "No sys/ directory: the run was made "
+		       "without hooks, so there is no system "
+		       "evidence.");
+		return;
+	}
+	for (i = 0; i < sizeof(hook_views) / sizeof(hook_views[0]); i++) {
+		const struct hook_view *h = &hook_views[i];
+		char name[96], path[PATH_MAX], reason[512];
+		bool any = false;
+		int k;
+
+		fprintf(f, "<h3>%s <span class=\"sub\">(hook %s)</span></h3>\n",
+			h->title, h->name);
+		snprintf(name, sizeof(name), "%s.skipped", h->name);
+		sys_path(c, name, path, sizeof(path));
+		if (access(path, F_OK) == 0) {
+			first_line(path, reason, sizeof(reason));
+			p_note(f, "skip", "Skipped: %s",
+			       reason[0] ? reason : "(no reason given)");
+		} else {
+			for (k = 0; k < 4 && h->files[k]; k++)
+				if (sys_exists(c, h->files[k]))
+					any = true;
+			if (any)
+				h->show(c);
+			else
+				p_note(f, "sub",
+				       "No output (the hook did "
+				       "not run).");
+		}
+		snprintf(name, sizeof(name), "%s.err", h->name);
+		sys_path(c, name, path, sizeof(path));
+		if (access(path, F_OK) == 0) {
+			fprintf(f,
+				"<details><summary>sys/%s: problems the "
+				"hook reported</summary>\n",
+				name);
+			pre_file(c, path, HTML_RAW_LINES, NULL);
+			fputs("</details>\n", f);
+		}
+	}
+}
+
+/* ---- metadata ---- */
+
+static void json_rows(FILE *f, const char *prefix, const json_t *j, int *rows)
+{
+	char key[512];
+
+	if (*rows >= HTML_JSON_ROWS)
+		return;
+	if (json_is_object(j)) {
+		const char *k;
+		json_t *v;
+
+		json_object_foreach((json_t *)j, k, v)
+		{
+			snprintf(key, sizeof(key), "%s%s%s", prefix,
+				 prefix[0] ? "." : "", k);
+			json_rows(f, key, v, rows);
+		}
+		return;
+	}
+	if (json_is_array(j)) {
+		size_t i;
+		json_t *v;
+
+		json_array_foreach(j, i, v)
+		{
+			snprintf(key, sizeof(key), "%s[%zu]", prefix, i);
+			json_rows(f, key, v, rows);
+		}
+		return;
+	}
+	fputs("<tr><th>", f);
+	html_escape(f, prefix);
+	fputs("</th><td>", f);
+	if (json_is_string(j)) {
+		html_escape(f, json_string_value(j));
+	} else {
+		char *s = json_dumps(j,
+				     JSON_ENCODE_ANY | JSON_REAL_PRECISION(12));
+
+		html_escape(f, s ? s : "?");
+		free(s);
+	}
+	fputs("</td></tr>\n", f);
+	(*rows)++;
+}
+
+static void section_metadata(struct html_ctx *c)
+{
+	static const char *const names[] = {"meta.json", "run.json"};
+	const json_t *docs[] = {c->in->meta, c->in->run};
+	FILE *f = c->f;
+	int i;
+
+	fputs("<h2 id=\"metadata\">Metadata</h2>\n", f);
+	for (i = 0; i < 2; i++) {
+		int rows = 0;
+
+		fprintf(f, "<h3>%s</h3>\n", names[i]);
+		if (!docs[i]) {
+			p_note(f, "skip", "There is no %s.", names[i]);
+			continue;
+		}
+		fputs("<table class=\"kv\">\n", f);
+		json_rows(f, "", docs[i], &rows);
+		fputs("</table>\n", f);
+		if (rows >= HTML_JSON_ROWS)
+			fprintf(f,
+				"<p class=\"sub\">(the first %d values; the "
+				"rest is in %s)</p>\n",
+				HTML_JSON_ROWS, names[i]);
+	}
+}
+
+int html_write_report(const struct html_input *in, struct err *err)
+{
+	struct html_ctx c;
+	char path[PATH_MAX], tmp[PATH_MAX + 8], title[256];
+	int rc = 0;
+
+	memset(&c, 0, sizeof(c));
+	c.in = in;
+	if (snprintf(c.sys, sizeof(c.sys), "%s/sys", in->run_dir) >=
+		    (int)sizeof(c.sys) ||
+	    snprintf(path, sizeof(path), "%s/report.html", in->run_dir) >=
+		    (int)sizeof(path))
+		return err_set(err, -ENAMETOOLONG, "%s: path too long",
+			       in->run_dir);
+	c.start_epoch_s = plots_run_start(in->meta);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	c.f = fopen(tmp, "w");
+	if (!c.f)
+		return err_set(err, -errno, "%s: %s", tmp, strerror(errno));
+	snprintf(title, sizeof(title), "oltpmark report%s%s%s%s",
+		 in->sum->meta.label[0] ? ": " : "", in->sum->meta.label,
+		 in->sum->meta.config[0] ? " / " : "", in->sum->meta.config);
+	html_begin(c.f, title);
+	section_head(&c);
+	section_summary(&c);
+	section_checks(&c);
+	section_cost(&c);
+	section_notes(&c);
+	section_plots(&c);
+	section_evidence(&c);
+	section_metadata(&c);
+	html_end(c.f);
+	if (ferror(c.f))
+		rc = err_set(err, -EIO, "%s: write failed", tmp);
+	if (fclose(c.f) != 0 && rc == 0)
+		rc = err_set(err, -errno, "%s: %s", tmp, strerror(errno));
+	if (rc == 0 && rename(tmp, path) < 0)
+		rc = err_set(err, -errno, "%s: %s", path, strerror(errno));
+	if (rc < 0)
+		unlink(tmp);
+	return rc;
+}

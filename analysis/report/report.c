@@ -1,0 +1,430 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report.c - one run directory to summary.json, summary.txt,
+ * timeseries.csv and (with plots) plots/ and report.html: reads meta.json
+ * and run.json, settles the window, streams mix.csv twice (figures, then
+ * the response-time distributions), and writes every file under a
+ * temporary name before renaming it into place.
+ *
+ * Error codes tell the command layer whose fault a failure is: -ENOENT,
+ * -ENOTDIR, -EISDIR, -EBADMSG and -EINVAL mean bad input (a missing or
+ * broken run directory, a window outside the run); anything else is a
+ * failure while doing the work (no memory, a full disk).
+ */
+#include "analysis/report/report.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "analysis/report/checkpoints.h"
+#include "analysis/report/html.h"
+#include "analysis/report/mixcsv.h"
+#include "analysis/report/plots.h"
+#include "analysis/report/summary.h"
+#include "analysis/report/timeseries.h"
+
+/* Everything one report works with. */
+struct report_ctx {
+	const char *dir;	   /* the run directory */
+	json_t *meta;		   /* meta.json, NULL when absent */
+	json_t *run;		   /* run.json, NULL when absent */
+	struct sum_run run_info;   /* run.json's fields */
+	struct sum_meta meta_info; /* meta.json's fields */
+	struct summary sum;	   /* the figures */
+	struct ts_series ts;	   /* the time series */
+};
+
+static int join(char *out, size_t size, const char *dir, const char *name,
+		struct err *err)
+{
+	if (snprintf(out, size, "%s/%s", dir, name) >= (int)size)
+		return err_set(err, -ENAMETOOLONG, "%s/%s: path too long", dir,
+			       name);
+	return 0;
+}
+
+/*
+ * Load DIR/name as a JSON object into *out (NULL when the file does not
+ * exist). -EBADMSG naming the line for a broken or cut file.
+ */
+static int load_json(const char *dir, const char *name, json_t **out,
+		     struct err *err)
+{
+	char path[PATH_MAX];
+	json_error_t jerr;
+	struct stat st;
+	int rc;
+
+	*out = NULL;
+	rc = join(path, sizeof(path), dir, name, err);
+	if (rc < 0)
+		return rc;
+	if (stat(path, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return err_set(err, -errno, "%s: %s", path, strerror(errno));
+	}
+	*out = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	if (!*out)
+		return err_set(err, -EBADMSG,
+			       "%s: not valid JSON (line %d: %s)", path,
+			       jerr.line, jerr.text);
+	if (!json_is_object(*out)) {
+		json_decref(*out);
+		*out = NULL;
+		return err_set(err, -EBADMSG, "%s: not a JSON object", path);
+	}
+	return 0;
+}
+
+/* Write DIR/name through a temporary file and rename it into place. */
+static int write_atomic(const char *dir, const char *name,
+			int (*fill)(struct report_ctx *ctx, FILE *f,
+				    struct err *err),
+			struct report_ctx *ctx, struct err *err)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	FILE *f;
+	int rc;
+
+	rc = join(path, sizeof(path), dir, name, err);
+	if (rc < 0)
+		return rc;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return err_set(err, -errno, "%s: %s", tmp, strerror(errno));
+	rc = fill(ctx, f, err);
+	if (fflush(f) != 0 && rc == 0)
+		rc = err_set(err, -errno, "%s: %s", tmp, strerror(errno));
+	if (fclose(f) != 0 && rc == 0)
+		rc = err_set(err, -errno, "%s: %s", tmp, strerror(errno));
+	if (rc == 0 && rename(tmp, path) < 0)
+		rc = err_set(err, -errno, "%s: %s", path, strerror(errno));
+	if (rc < 0)
+		unlink(tmp);
+	return rc;
+}
+
+static int fill_summary_json(struct report_ctx *ctx, FILE *f, struct err *err)
+{
+	return summary_write_json(&ctx->sum, f, err);
+}
+
+static int fill_summary_txt(struct report_ctx *ctx, FILE *f, struct err *err)
+{
+	return summary_write_text(&ctx->sum, f, err);
+}
+
+static int fill_timeseries(struct report_ctx *ctx, FILE *f, struct err *err)
+{
+	return ts_write_csv(&ctx->ts, f, err);
+}
+
+/* Settle the window from the options, run.json and meta.json. */
+static int choose_window(struct report_ctx *ctx,
+			 const struct report_options *opt, int64_t *start_ms,
+			 int64_t *end_ms, const char **start_from,
+			 const char **end_from, struct err *err)
+{
+	int64_t m_start, m_end;
+	bool measured = sum_run_measured(&ctx->run_info, &m_start, &m_end);
+
+	if (opt->ramp_up_s >= 0) {
+		*start_ms = llround(opt->ramp_up_s * 1000.0);
+		*start_from = "option";
+	} else if (measured) {
+		*start_ms = m_start;
+		*start_from = "run.json";
+	} else if (isfinite(ctx->run_info.ramp_up_s) &&
+		   ctx->run_info.ramp_up_s >= 0) {
+		*start_ms = llround(ctx->run_info.ramp_up_s * 1000.0);
+		*start_from = "run.json";
+	} else if (isfinite(ctx->meta_info.opt_ramp_up_s) &&
+		   ctx->meta_info.opt_ramp_up_s >= 0) {
+		*start_ms = llround(ctx->meta_info.opt_ramp_up_s * 1000.0);
+		*start_from = "meta.json";
+	} else {
+		*start_ms = 0;
+		*start_from = "default";
+	}
+	if (opt->window_end_s >= 0) {
+		*end_ms = llround(opt->window_end_s * 1000.0);
+		*end_from = "option";
+	} else if (measured) {
+		*end_ms = m_end;
+		*end_from = "run.json";
+	} else {
+		*end_ms = SUM_OPEN_END;
+		*end_from = "mix.csv";
+	}
+	if (*end_ms <= *start_ms)
+		return err_set(err, -EINVAL,
+			       "the window %.3f .. %.3f s is empty (the "
+			       "measured interval ends at %.3f s)",
+			       *start_ms / 1000.0, *end_ms / 1000.0,
+			       *end_ms / 1000.0);
+	if (*start_ms > TS_MAX_T_MS)
+		return err_set(err, -EINVAL,
+			       "the window starts %.0f s after the run began: "
+			       "more than 31 days",
+			       *start_ms / 1000.0);
+	return 0;
+}
+
+/* Stream mix.csv once; pass 1 feeds the summary and the series. */
+static int read_pass(struct report_ctx *ctx, const char *path, int pass,
+		     uint64_t *truncated, uint64_t *bytes, struct err *err)
+{
+	struct mixcsv_reader r;
+	struct mixcsv_row row;
+	int rc;
+
+	rc = mixcsv_open(&r, path, err);
+	if (rc < 0)
+		return rc;
+	while ((rc = mixcsv_next(&r, &row, err)) > 0) {
+		if (pass == 2) {
+			summary_add_dist(&ctx->sum, &row);
+			continue;
+		}
+		rc = ts_add(&ctx->ts, &row, err);
+		if (rc == 0)
+			rc = summary_add(&ctx->sum, &row, err);
+		if (rc < 0) {
+			char msg[ERR_MSG_MAX];
+
+			snprintf(msg, sizeof(msg), "%s", err ? err->msg : "");
+			if (rc == -ERANGE)
+				rc = -EBADMSG;
+			err_set(err, rc, "%s: line %llu: %s", path,
+				(unsigned long long)r.line, msg);
+			break;
+		}
+	}
+	*truncated = r.truncated_lines;
+	*bytes = r.bytes;
+	mixcsv_close(&r);
+	return rc < 0 ? rc : 0;
+}
+
+static int check_dir(const char *dir, struct err *err)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int rc;
+
+	if (stat(dir, &st) < 0)
+		return err_set(err, -errno == -ENOENT ? -ENOENT : -errno,
+			       "%s: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return err_set(err, -ENOTDIR, "%s: not a directory", dir);
+	rc = join(path, sizeof(path), dir, "mix.csv", err);
+	if (rc < 0)
+		return rc;
+	if (stat(path, &st) < 0) {
+		if (errno == ENOENT)
+			return err_set(err, -ENOENT,
+				       "%s: not a run directory (no mix.csv)",
+				       dir);
+		return err_set(err, -errno, "%s: %s", path, strerror(errno));
+	}
+	return 0;
+}
+
+/* Where the run ended, for the time series: elapsed, else planned. */
+static int64_t run_end_ms(const struct sum_run *r)
+{
+	if (isfinite(r->elapsed_s) && r->elapsed_s > 0)
+		return llround(r->elapsed_s * 1000.0);
+	if (isfinite(r->ramp_up_s) && isfinite(r->duration_s))
+		return llround((r->ramp_up_s + r->duration_s) * 1000.0);
+	return 0;
+}
+
+/*
+ * A window asked for by option must lie within the run: the run ends
+ * at run.json's elapsed time or at the last completion, whichever is
+ * later. -EINVAL otherwise.
+ */
+static int check_window(struct report_ctx *ctx, struct err *err)
+{
+	const struct summary *s = &ctx->sum;
+	int64_t end_ms = run_end_ms(&ctx->run_info);
+
+	if (s->last_t_ms + 1 > end_ms)
+		end_ms = s->last_t_ms + 1;
+	if (strcmp(s->start_from, "option") == 0 && s->start_ms >= end_ms)
+		return err_set(err, -EINVAL,
+			       "the window starts at %.3f s, after the end of "
+			       "the run (%.3f s)",
+			       s->start_ms / 1000.0, end_ms / 1000.0);
+	if (strcmp(s->end_from, "option") == 0 && s->end_ms > end_ms)
+		return err_set(err, -EINVAL,
+			       "the window ends at %.3f s, after the end of "
+			       "the run (%.3f s)",
+			       s->end_ms / 1000.0, end_ms / 1000.0);
+	return 0;
+}
+
+/*
+ * sys/checkpoints.csv onto the run's clock, into the summary. No file:
+ * the checkpoints stay unknown. A file that does not parse is a warning,
+ * not a failure: the report is worth having without them. Only running
+ * out of memory fails.
+ *
+ * The run's clock starts when the engine released its workers; meta.json
+ * "start_unix_s" is the wall clock read right after that moment (to the
+ * microsecond), while "start" is the same moment cut to whole seconds:
+ * with "start" only, the checkpoints are placed up to 1 s late, and a
+ * note says so.
+ */
+static int read_checkpoints(struct report_ctx *ctx, struct err *err)
+{
+	static const char name[] = "sys/checkpoints.csv";
+	const json_t *unix_s = json_object_get(ctx->meta, "start_unix_s");
+	struct ckpt_list l;
+	struct err perr;
+	char path[PATH_MAX];
+	double start, end_s;
+	int64_t end_ms;
+	int rc;
+
+	rc = join(path, sizeof(path), ctx->dir, name, err);
+	if (rc < 0)
+		return rc;
+	err_clear(&perr);
+	rc = ckpt_parse_file(path, name, &l, &perr);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc == -ENOMEM)
+		return err_set(err, rc, "%s", perr.msg);
+	if (rc < 0) {
+		summary_warn(&ctx->sum, "%s: checkpoints unknown", perr.msg);
+		return 0;
+	}
+	start = plots_run_start(ctx->meta);
+	if (!isfinite(start)) {
+		summary_note(&ctx->sum,
+			     "%s not used: meta.json has no start time to "
+			     "place the checkpoints on the run's clock",
+			     name);
+		ckpt_free(&l);
+		return 0;
+	}
+	if (!(json_is_number(unix_s) && json_number_value(unix_s) > 0))
+		summary_note(&ctx->sum,
+			     "checkpoints placed with meta.json's \"start\", "
+			     "which has whole seconds: up to 1 s late");
+	/* the run ends where the time series does */
+	end_ms = run_end_ms(&ctx->run_info);
+	if (ctx->sum.last_t_ms + 1 > end_ms)
+		end_ms = ctx->sum.last_t_ms + 1;
+	end_s = end_ms / 1000.0;
+	ckpt_place(&l, start, end_s);
+	summary_set_checkpoints(&ctx->sum, &l);
+	return 0;
+}
+
+static int make_plots_and_html(struct report_ctx *ctx, struct err *err)
+{
+	struct plots_result pr;
+	struct html_input in;
+	int rc;
+
+	rc = plots_make(ctx->dir, &ctx->sum, &ctx->ts, ctx->meta, &pr, err);
+	if (rc < 0)
+		return rc;
+	memset(&in, 0, sizeof(in));
+	in.run_dir = ctx->dir;
+	in.sum = &ctx->sum;
+	in.meta = ctx->meta;
+	in.run = ctx->run;
+	in.plots = &pr;
+	return html_write_report(&in, err);
+}
+
+int report_summarize(const char *run_dir, const struct report_options *opt,
+		     struct err *err)
+{
+	struct report_ctx ctx;
+	const char *start_from = "default", *end_from = "mix.csv";
+	char mix[PATH_MAX];
+	int64_t start_ms = 0, end_ms = SUM_OPEN_END;
+	uint64_t truncated = 0, bytes = 0;
+	int rc;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.dir = run_dir;
+	rc = check_dir(run_dir, err);
+	if (rc < 0)
+		return rc;
+	rc = join(mix, sizeof(mix), run_dir, "mix.csv", err);
+	if (rc == 0)
+		rc = load_json(run_dir, "meta.json", &ctx.meta, err);
+	if (rc == 0)
+		rc = load_json(run_dir, "run.json", &ctx.run, err);
+	if (rc < 0)
+		goto out;
+	sum_meta_unknown(&ctx.meta_info);
+	sum_run_unknown(&ctx.run_info);
+	if (ctx.meta)
+		rc = sum_meta_from_json(ctx.meta, &ctx.meta_info, err);
+	if (rc == 0 && ctx.run)
+		rc = sum_run_from_json(ctx.run, &ctx.run_info, err);
+	if (rc == 0)
+		rc = choose_window(&ctx, opt, &start_ms, &end_ms, &start_from,
+				   &end_from, err);
+	if (rc < 0)
+		goto out;
+	rc = summary_init(&ctx.sum, &ctx.run_info, &ctx.meta_info, start_ms,
+			  end_ms, start_from, end_from, err);
+	if (rc < 0)
+		goto out;
+	rc = ts_init(&ctx.ts, TS_INTERVAL_MS);
+	if (rc == 0)
+		rc = read_pass(&ctx, mix, 1, &truncated, &bytes, err);
+	if (rc < 0)
+		goto out;
+	rc = check_window(&ctx, err);
+	if (rc < 0)
+		goto out;
+	summary_prepare_dist(&ctx.sum);
+	rc = read_pass(&ctx, mix, 2, &truncated, &bytes, err);
+	if (rc == 0)
+		rc = ts_set_end(&ctx.ts, run_end_ms(&ctx.run_info), err);
+	if (rc < 0)
+		goto out;
+	if (!ctx.meta)
+		summary_note(&ctx.sum, "no meta.json: label, configuration "
+				       "and system details are unknown");
+	rc = read_checkpoints(&ctx, err);
+	if (rc == 0)
+		rc = summary_finish(&ctx.sum, truncated, err);
+	if (rc == 0)
+		rc = write_atomic(run_dir, "timeseries.csv", fill_timeseries,
+				  &ctx, err);
+	if (rc == 0)
+		rc = write_atomic(run_dir, "summary.txt", fill_summary_txt,
+				  &ctx, err);
+	if (rc == 0 && opt->plots)
+		rc = make_plots_and_html(&ctx, err);
+	/* summary.json last: its presence marks a complete run directory */
+	if (rc == 0)
+		rc = write_atomic(run_dir, "summary.json", fill_summary_json,
+				  &ctx, err);
+out:
+	summary_free(&ctx.sum);
+	ts_free(&ctx.ts);
+	json_decref(ctx.meta);
+	json_decref(ctx.run);
+	return rc;
+}

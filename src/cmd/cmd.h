@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd.h - the subcommands of the oltpmark binary. Each takes the argv
+ * that starts with its own name and returns the process exit status:
+ * 0 success, 1 failure during the work, 2 bad usage or input.
+ * Only this layer prints errors and decides exit codes.
+ */
+#ifndef OLTPMARK_CMD_H
+#define OLTPMARK_CMD_H
+
+#define EXIT_WORK_FAILED 1
+#define EXIT_BAD_USAGE	 2
+
+int cmd_load(int argc, char **argv);	/* src/cmd/cmd_load.c */
+int cmd_check(int argc, char **argv);	/* src/cmd/cmd_check.c */
+int cmd_run(int argc, char **argv);	/* src/cmd/cmd_run.c */
+int cmd_report(int argc, char **argv);	/* src/cmd/cmd_report.c */
+int cmd_compare(int argc, char **argv); /* src/cmd/cmd_compare.c */
+int cmd_probe(int argc, char **argv);	/* src/cmd/cmd_probe.c */
+
+#endif

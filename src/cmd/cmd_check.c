@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd_check.c - `oltpmark check`: run the TPC-C consistency conditions
+ * (src/load/check.h) and print one line per condition:
+ *
+ *   C1  PASS  W_YTD = sum(D_YTD) of the warehouse's districts
+ *   C5  FAIL  ... (2 rows; first: (1,3,2245), (1,3,2246))
+ *   C11 n/a   ... (not applicable after Deliveries)
+ *
+ * Exit 0 when every condition that applies holds, 1 otherwise.
+ */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "src/load/check.h"
+#include "src/cmd/cmd.h"
+#include "src/base/conninfo.h"
+#include "src/base/log.h"
+#include "src/cmd/opt.h"
+
+int cmd_check(int argc, char **argv)
+{
+	static bool quick;
+	static int jobs;
+	static const char *conninfo;
+	/* clang-format off */
+	static const struct opt_def opts[] = {
+		{ .long_name = "quick", .kind = OPT_FLAG, .value = &quick,
+		  .help = "only C1-C4 (what clause 3.3.3 demonstrates)" },
+		{ .long_name = "jobs", .short_name = 'j', .kind = OPT_INT,
+		  .value = &jobs, .arg_name = "JOBS",
+		  .help = "parallel connections (default: online CPUs)",
+		  .min = 1, .max = 16 },
+		{ .long_name = "conninfo", .kind = OPT_STRING,
+		  .value = &conninfo, .arg_name = "STR",
+		  .help = "libpq connection string (default: PG* vars)" },
+	};
+	/* clang-format on */
+	static const struct opt_cmd cmd = {
+		.name = "check",
+		.synopsis = "[options]",
+		.summary =
+			"Check the TPC-C consistency conditions C1-C12 "
+			"(clause 3.3.2) of a loaded\ndatabase, one line each. "
+			"C11 holds only until the first Delivery and is\n"
+			"reported as not applicable after one. Exit 0 when "
+			"every condition that\napplies holds, 1 otherwise or "
+			"when the database is not a finished\noltpmark load.",
+		.opts = opts,
+		.nopts = sizeof(opts) / sizeof(opts[0]),
+		.min_args = 0,
+		.max_args = 0,
+	};
+	struct check_outcome out[CHECK_MAX];
+	struct check_opts co;
+	struct err err = {""};
+	int first, rc, n, i, failed = 0;
+	long ncpu;
+
+	rc = opt_parse(&cmd, argc, argv, &first, &err);
+	if (rc == OPT_HELP)
+		return 0;
+	if (rc < 0) {
+		log_error("%s", err.msg);
+		return EXIT_BAD_USAGE;
+	}
+	if (conninfo && conninfo_validate(conninfo, &err) < 0) {
+		log_error("option --conninfo: %s", err.msg);
+		return EXIT_BAD_USAGE;
+	}
+	if (jobs == 0) {
+		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = ncpu < 1 ? 1 : ncpu > 16 ? 16 : (int)ncpu;
+	}
+	co = (struct check_opts){
+		.conninfo = conninfo ? conninfo : "",
+		.quick = quick,
+		.jobs = jobs,
+	};
+	n = check_run(&co, out, &err);
+	if (n < 0) {
+		log_error("check: %s", err.msg);
+		return EXIT_WORK_FAILED;
+	}
+	for (i = 0; i < n; i++) {
+		const struct check_outcome *o = &out[i];
+		char name[8];
+
+		snprintf(name, sizeof(name), "C%d", o->number);
+		switch (o->status) {
+		case CHECK_PASS:
+			printf("%-3s PASS  %s\n", name, o->desc);
+			break;
+		case CHECK_FAIL:
+			printf("%-3s FAIL  %s (%lld row%s; first: %s%s)\n",
+			       name, o->desc, o->rows, o->rows == 1 ? "" : "s",
+			       o->first,
+			       o->rows > CHECK_FIRST_ROWS ? ", ..." : "");
+			failed++;
+			break;
+		case CHECK_NA:
+			printf("%-3s n/a   %s (not applicable after Deliveries)\n",
+			       name, o->desc);
+			break;
+		case CHECK_ERROR:
+			printf("%-3s ERROR %s (%s)\n", name, o->desc, o->error);
+			failed++;
+			break;
+		}
+	}
+	fflush(stdout);
+	if (failed) {
+		log_error("check: %d of %d conditions failed", failed, n);
+		return EXIT_WORK_FAILED;
+	}
+	return 0;
+}

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd_compare.c - `oltpmark compare`: find the run directories below the
+ * arguments, score every label and configuration against a baseline
+ * (analysis/compare/score.h), gather the evidence beside the scores
+ * (analysis/compare/compare_evidence.h), draw the side-by-side plots when files
+ * are written (analysis/compare/compare_plots.h), and write the result in the
+ * chosen format (analysis/compare/compare_out.h). The statistics are explained
+ * in docs/compare.md.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analysis/compare/compare_evidence.h"
+#include "analysis/compare/compare_out.h"
+#include "analysis/compare/compare_plots.h"
+#include "analysis/compare/runset.h"
+#include "analysis/compare/score.h"
+#include "src/cmd/cmd.h"
+#include "src/base/err.h"
+#include "src/base/log.h"
+#include "src/cmd/opt.h"
+
+/* The summary.json numbers that can be scored (higher is better). */
+static const char *const metric_names[] = {"notpm", "tpm_total", NULL};
+
+/*
+ * Write the output to dir/name through a temporary file renamed into
+ * place, so a reader never sees half a table. 0 or negative with err.
+ */
+static int write_file(const char *dir, enum cout_format fmt,
+		      const struct cout_input *in, char *path, size_t path_size,
+		      struct err *err)
+{
+	char tmp[4096];
+	FILE *f;
+	int rc;
+
+	snprintf(path, path_size, "%s/%s", dir, cout_file_name(fmt));
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, cout_file_name(fmt));
+	f = fopen(tmp, "w");
+	if (!f)
+		return err_set(err, -errno, "%s: %s", tmp, strerror(errno));
+	rc = cout_write(f, fmt, in, err);
+	if (fclose(f) != 0 && rc == 0)
+		rc = err_set(err, -EIO, "%s: write failed", tmp);
+	if (rc == 0 && rename(tmp, path) != 0)
+		rc = err_set(err, -errno, "%s: %s", path, strerror(errno));
+	if (rc < 0)
+		unlink(tmp);
+	return rc;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	const char *baseline_opt = NULL, *out_opt = NULL, *baseline = NULL;
+	int metric = 0, format = COUT_TEXT;
+	bool holm = false;
+	const struct opt_def opts[] = {
+		{.long_name = "baseline",
+		 .short_name = 'b',
+		 .kind = OPT_STRING,
+		 .value = &baseline_opt,
+		 .arg_name = "LABEL",
+		 .help = "label scored as 100 (default: the label whose "
+			 "first run started first)"},
+		{.long_name = "metric",
+		 .short_name = 'm',
+		 .kind = OPT_CHOICE,
+		 .value = &metric,
+		 .arg_name = "NAME",
+		 .help = "summary.json number to score: notpm (default) or "
+			 "tpm_total",
+		 .choices = metric_names},
+		{.long_name = "format",
+		 .short_name = 'f',
+		 .kind = OPT_CHOICE,
+		 .value = &format,
+		 .arg_name = "FMT",
+		 .help = "text (default), md, csv, json or html",
+		 .choices = cout_format_names},
+		{.long_name = "holm",
+		 .kind = OPT_FLAG,
+		 .value = &holm,
+		 .help = "decide the stars with Holm's correction over all "
+			 "comparisons (intervals stay unadjusted)"},
+		{.long_name = "out",
+		 .short_name = 'o',
+		 .kind = OPT_STRING,
+		 .value = &out_opt,
+		 .arg_name = "DIR",
+		 .help = "write DIR/scores.EXT (html: DIR/compare.html) and "
+			 "plots in DIR/compare-plots/; print the path"},
+	};
+	const struct opt_cmd cmd = {
+		.name = "compare",
+		.synopsis = "[options] DIR...",
+		.summary =
+			"Find the run directories below each DIR (those with "
+			"meta.json and\nsummary.json), group them by label and "
+			"configuration, and score each\nlabel against the "
+			"baseline: 100 x the ratio of geometric means of the\n"
+			"metric, with the 95 % interval of Welch's t-test on "
+			"the logarithms\n('*': significant; unadjusted unless "
+			"--holm). Partial, not steady and\ndiagnostic runs are "
+			"listed, not scored. Then a contest table (NOTPM,\n"
+			"New-Order p90, CPU and I/O wait from vmstat, response-"
+			"time ratio),\nthe host probe of each label against "
+			"the baseline's (a warning when\nthe host itself "
+			"changed speed), profile and lock tables from\n"
+			"diagnostic runs, and, when files are written, "
+			"side-by-side vmstat\nplots. --format html writes compare.html "
+			"into --out (default: the first\nDIR) and prints its "
+			"path. Exit status: 0 scored, 1 no runs found or\nnone "
+			"scorable, 2 bad option or DIR or an unknown --baseline. "
+			"See\ndocs/compare.md.",
+		.opts = opts,
+		.nopts = (int)(sizeof(opts) / sizeof(opts[0])),
+		.min_args = 1,
+		.max_args = -1,
+	};
+	struct runset rs = {0};
+	struct score_table t = {0};
+	struct cev ev = {0};
+	struct cplots plots = {0};
+	struct cout_input in = {0};
+	struct err err = {""};
+	const char *out_dir;
+	char plots_path[4096], path[4096];
+	size_t i, scored = 0;
+	int first, rc, status = EXIT_WORK_FAILED;
+
+	rc = opt_parse(&cmd, argc, argv, &first, &err);
+	if (rc == OPT_HELP)
+		return 0;
+	if (rc < 0) {
+		log_error("%s", err.msg);
+		return EXIT_BAD_USAGE;
+	}
+
+	rc = runset_scan(&rs, (const char *const *)argv + first,
+			 (size_t)(argc - first), metric_names[metric], &err);
+	if (rc < 0) {
+		log_error("compare: %s", err.msg);
+		status = rc == -ENOMEM ? EXIT_WORK_FAILED : EXIT_BAD_USAGE;
+		goto out;
+	}
+	for (i = 0; i < rs.nbroken; i++)
+		log_warn("compare: skipped %s: %s", rs.broken[i].dir,
+			 rs.broken[i].reason);
+	if (rs.nruns == 0) {
+		log_error("compare: no runs found below %s%s (a run directory "
+			  "holds meta.json and summary.json)",
+			  argv[first], argc - first > 1 ? " ..." : "");
+		goto out;
+	}
+	rc = score_pick_baseline(&rs, baseline_opt, &baseline, &err);
+	if (rc < 0) {
+		log_error("compare: %s", err.msg);
+		status = rc == -ENOENT ? EXIT_BAD_USAGE : EXIT_WORK_FAILED;
+		goto out;
+	}
+	if (score_compute(&rs, baseline, holm, &t, &err) < 0 ||
+	    cev_build(&ev, &rs, &t, &err) < 0) {
+		log_error("compare: %s", err.msg);
+		goto out;
+	}
+
+	out_dir =
+		out_opt ? out_opt : (format == COUT_HTML ? argv[first] : NULL);
+	in = (struct cout_input){.rs = &rs,
+				 .t = &t,
+				 .ev = &ev,
+				 .metric = metric_names[metric],
+				 .baseline_given = baseline_opt != NULL};
+	if (out_dir) {
+		if (mkdir(out_dir, 0777) < 0 && errno != EEXIST) {
+			log_error("compare: --out %s: %s", out_dir,
+				  strerror(errno));
+			goto out;
+		}
+		if (cplots_make(out_dir, &rs, &t, &ev, &plots, &err) < 0) {
+			log_error("compare: %s", err.msg);
+			goto out;
+		}
+		if (plots.why_not[0])
+			log_warn("compare: no plots: %s", plots.why_not);
+		snprintf(plots_path, sizeof(plots_path), "%s/%s", out_dir,
+			 CPLOT_DIR);
+		in.plots = &plots;
+		in.plots_path = plots_path;
+		if (write_file(out_dir, (enum cout_format)format, &in, path,
+			       sizeof(path), &err) < 0) {
+			log_error("compare: %s", err.msg);
+			goto out;
+		}
+		printf("%s\n", path);
+	} else if (cout_write(stdout, (enum cout_format)format, &in, &err) <
+		   0) {
+		log_error("compare: %s", err.msg);
+		goto out;
+	}
+
+	for (i = 0; i < rs.nruns; i++)
+		scored += rs.runs[i].exclusion == RUNSET_SCORED;
+	if (scored == 0) {
+		log_error("compare: none of the %zu runs found could be scored "
+			  "(see \"Runs not scored\")",
+			  rs.nruns);
+		goto out;
+	}
+	status = 0;
+out:
+	cplots_free(&plots);
+	cev_free(&ev);
+	score_free(&t);
+	runset_free(&rs);
+	return status;
+}

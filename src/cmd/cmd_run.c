@@ -1,0 +1,685 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cmd_run.c - `oltpmark run`: parse and check the options, prepare the
+ * result directory, hand the run to terminals/run.h, print its progress,
+ * and write meta.json (what was run, where, on what) beside the engine's
+ * mix.csv and run.json, then the summary (analysis/report/report.h).
+ *
+ * Exit status: 0 for a run that completed; 1 for a run that failed or
+ * ended early (SIGINT/SIGTERM, server lost: partial results are written
+ * and marked "partial": true); 2 for bad options, a result directory that
+ * already holds a run, or -w above the warehouses the database holds.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis/report/report.h"
+#include "config.h"
+#include "drivers/driver.h"
+#include "src/base/clock.h"
+#include "src/cmd/cmd.h"
+#include "src/base/conninfo.h"
+#include "src/base/log.h"
+#include "src/cmd/opt.h"
+#include "src/base/sysinfo.h"
+#include "terminals/run.h"
+
+/* Serialization failure and deadlock retries of one transaction. */
+#define RUN_MAX_RETRIES	  10
+#define RUN_RECONNECT_ENV "OLTPMARK_RECONNECT_S"
+
+/* Set by SIGINT/SIGTERM; the engine polls it. */
+static volatile sig_atomic_t run_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	run_stop = 1;
+}
+
+/* The option values of one invocation, with their defaults. */
+struct run_opts {
+	int warehouses;	       /* -w, required */
+	int duration_s;	       /* -d, required */
+	int ramp_up_s;	       /* --ramp-up, -1: from the pacing */
+	int connections;       /* -c, 0: from the CPU count */
+	int terminals_per_w;   /* --terminals-per-warehouse */
+	const char *keying;    /* --keying-think */
+	int tx_mode;	       /* --tx-mode, index of tx_modes */
+	int driver;	       /* --driver, index of driver_names */
+	const char *label;     /* --label */
+	const char *config;    /* --config */
+	int progress_s;	       /* --progress, 0: none */
+	int seed;	       /* --seed, 0: random */
+	int server_pid;	       /* --server-pid, 0: from the driver */
+	struct opt_list notes; /* --note KEY=VALUE */
+	const char *conninfo;  /* --conninfo, NULL: PG* environment */
+	const char *debug;     /* --debug */
+	const char *out;       /* --out, required */
+};
+
+static const char *const tx_modes[] = {"procedure", "sql", NULL};
+
+/* The paragraph of --help. */
+#define RUN_SUMMARY                                                         \
+	"Drive the TPC-C-like workload: W x N emulated terminals (keying\n" \
+	"and think times, 23-card deck) served by CONNECTIONS worker\n"     \
+	"threads, each with its own connection, for ramp-up + duration\n"   \
+	"seconds. Prints a progress line every --progress seconds and\n"    \
+	"writes DIR/mix.csv (every transaction), run.json, meta.json and\n" \
+	"the summary. Exit status 0: the run completed; 1: it failed or\n"  \
+	"ended early (SIGINT, SIGTERM, server lost: results written,\n"     \
+	"marked partial); 2: bad input. A lost connection is retried for\n" \
+	"90 s (" RUN_RECONNECT_ENV "=S: S seconds)."
+
+/* This invocation's options (reset from run_defaults by cmd_run). */
+static struct run_opts opts;
+
+static const struct run_opts run_defaults = {
+	.ramp_up_s = -1,
+	.terminals_per_w = 10,
+	.keying = "tpcc",
+	.config = "custom",
+	.progress_s = 10,
+};
+
+static const struct opt_def run_opt_defs[] = {
+	{.long_name = "warehouses",
+	 .short_name = 'w',
+	 .kind = OPT_INT,
+	 .value = &opts.warehouses,
+	 .arg_name = "W",
+	 .help = "warehouses to use: 1..W (required)",
+	 .min = 1,
+	 .max = 1000000},
+	{.long_name = "duration",
+	 .short_name = 'd',
+	 .kind = OPT_INT,
+	 .value = &opts.duration_s,
+	 .arg_name = "SECONDS",
+	 .help = "measured interval after the ramp-up (required)",
+	 .min = 1,
+	 .max = 86400 * 7},
+	{.long_name = "ramp-up",
+	 .kind = OPT_INT,
+	 .value = &opts.ramp_up_s,
+	 .arg_name = "S",
+	 .help = "ramp-up seconds (default 10 + 50 x time scale: tpcc 60, none 10)",
+	 .min = 0,
+	 .max = 86400},
+	{.long_name = "connections",
+	 .short_name = 'c',
+	 .kind = OPT_INT,
+	 .value = &opts.connections,
+	 .arg_name = "CONNECTIONS",
+	 .help = "connections = worker threads (default min(terminals, 2 x CPUs))",
+	 .min = 1,
+	 .max = 100000},
+	{.long_name = "terminals-per-warehouse",
+	 .kind = OPT_INT,
+	 .value = &opts.terminals_per_w,
+	 .arg_name = "N",
+	 .help = "terminals per warehouse (default 10, as TPC-C)",
+	 .min = 1,
+	 .max = 1000},
+	{.long_name = "keying-think",
+	 .kind = OPT_STRING,
+	 .value = &opts.keying,
+	 .arg_name = "tpcc|none|scale=F",
+	 .help = "keying and think times (default tpcc)"},
+	{.long_name = "tx-mode",
+	 .kind = OPT_CHOICE,
+	 .value = &opts.tx_mode,
+	 .arg_name = "procedure|sql",
+	 .help = "stored functions or client-side SQL (default procedure)",
+	 .choices = tx_modes},
+	{.long_name = "driver",
+	 .kind = OPT_CHOICE,
+	 .value = &opts.driver,
+	 .arg_name = "pgsql|null",
+	 .help = "database driver (default pgsql; null: no database)",
+	 .choices = driver_names},
+	{.long_name = "label",
+	 .kind = OPT_STRING,
+	 .value = &opts.label,
+	 .arg_name = "L",
+	 .help = "label of the run (default: uname -r)"},
+	{.long_name = "config",
+	 .kind = OPT_STRING,
+	 .value = &opts.config,
+	 .arg_name = "NAME",
+	 .help = "configuration name (default custom)"},
+	{.long_name = "progress",
+	 .kind = OPT_INT,
+	 .value = &opts.progress_s,
+	 .arg_name = "S",
+	 .help = "progress line every S seconds, 0: none (default 10)",
+	 .min = 0,
+	 .max = 86400},
+	{.long_name = "seed",
+	 .kind = OPT_INT,
+	 .value = &opts.seed,
+	 .arg_name = "N",
+	 .help = "seed of the random streams (default: random, recorded)",
+	 .min = 1,
+	 .max = INT_MAX},
+	{.long_name = "server-pid",
+	 .kind = OPT_INT,
+	 .value = &opts.server_pid,
+	 .arg_name = "PID",
+	 .help = "postmaster PID, for the server's CPU time (default: from driver)",
+	 .min = 1,
+	 .max = INT_MAX},
+	{.long_name = "note",
+	 .kind = OPT_LIST,
+	 .value = &opts.notes,
+	 .arg_name = "KEY=VALUE",
+	 .help = "record KEY=VALUE under \"notes\" in meta.json (repeatable)"},
+	{.long_name = "conninfo",
+	 .kind = OPT_STRING,
+	 .value = &opts.conninfo,
+	 .arg_name = "STR",
+	 .help = "libpq connection string (default: PG* environment)"},
+	{.long_name = "debug",
+	 .kind = OPT_STRING,
+	 .value = &opts.debug,
+	 .arg_name = "CATS",
+	 .help = "debug categories: load,driver,term,report or all"},
+	{.long_name = "out",
+	 .kind = OPT_STRING,
+	 .value = &opts.out,
+	 .arg_name = "DIR",
+	 .help = "result directory (required; created)"},
+};
+
+static const struct opt_cmd run_cmd_def = {
+	.name = "run",
+	.synopsis = "-w W -d SECONDS --out DIR [options]",
+	.summary = RUN_SUMMARY,
+	.opts = run_opt_defs,
+	.nopts = (int)(sizeof(run_opt_defs) / sizeof(run_opt_defs[0])),
+	.min_args = 0,
+	.max_args = 0,
+};
+
+/* Check --note values: KEY=VALUE, KEY of [A-Za-z0-9_.-], no repeats. */
+static int check_notes(const struct opt_list *notes, struct err *err)
+{
+	int i, j;
+
+	for (i = 0; i < notes->count; i++) {
+		const char *s = notes->items[i], *eq = strchr(s, '=');
+		size_t klen = eq ? (size_t)(eq - s) : 0, k;
+
+		if (!eq || klen == 0)
+			return err_set(err, -EINVAL,
+				       "option --note: '%s' is not KEY=VALUE",
+				       s);
+		for (k = 0; k < klen; k++)
+			if (!(s[k] == '_' || s[k] == '-' || s[k] == '.' ||
+			      (s[k] >= '0' && s[k] <= '9') ||
+			      (s[k] >= 'a' && s[k] <= 'z') ||
+			      (s[k] >= 'A' && s[k] <= 'Z')))
+				return err_set(
+					err, -EINVAL,
+					"option --note: key '%.*s' may hold only letters, digits, '_', '-' and '.'",
+					(int)klen, s);
+		for (j = 0; j < i; j++)
+			if (strncmp(notes->items[j], s, klen + 1) == 0)
+				return err_set(
+					err, -EINVAL,
+					"option --note: key '%.*s' given twice",
+					(int)klen, s);
+	}
+	return 0;
+}
+
+/* OLTPMARK_RECONNECT_S, or the TPC-C default of 90 s. */
+static int reconnect_seconds(int *out, struct err *err)
+{
+	const char *s = getenv(RUN_RECONNECT_ENV);
+	char *end;
+	long v;
+
+	*out = RUN_RECONNECT_S_DEFAULT;
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < 1 || v > 86400)
+		return err_set(
+			err, -EINVAL,
+			"%s: '%s' is not a number of seconds in 1..86400",
+			RUN_RECONNECT_ENV, s);
+	*out = (int)v;
+	return 0;
+}
+
+/* mkdir -p. 0 or negative errno; *created tells whether DIR was made. */
+static int make_dirs(const char *dir, bool *created)
+{
+	char path[PATH_MAX];
+	size_t len = strlen(dir), i;
+
+	*created = false;
+	if (len == 0 || len >= sizeof(path))
+		return -ENAMETOOLONG;
+	memcpy(path, dir, len + 1);
+	for (i = 1; i <= len; i++) {
+		if (path[i] != '/' && path[i] != '\0')
+			continue;
+		path[i] = '\0';
+		if (mkdir(path, 0755) == 0) {
+			if (i == len)
+				*created = true;
+		} else if (errno != EEXIST) {
+			return -errno;
+		}
+		path[i] = i == len ? '\0' : '/';
+	}
+	return 0;
+}
+
+/*
+ * Make the result directory. It may exist and hold hook output (sys/),
+ * but not the files of an earlier run. 0, or -EEXIST/-errno with err.
+ */
+static int prepare_out_dir(const char *dir, bool *created, struct err *err)
+{
+	static const char *const results[] = {"mix.csv", "run.json",
+					      "meta.json", "summary.json"};
+	struct stat st;
+	char path[PATH_MAX];
+	size_t i;
+	int rc;
+
+	rc = make_dirs(dir, created);
+	if (rc < 0)
+		return err_set(err, rc, "option --out: cannot create '%s': %s",
+			       dir, strerror(-rc));
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		return err_set(err, -ENOTDIR,
+			       "option --out: '%s' is not a directory", dir);
+	for (i = 0; i < sizeof(results) / sizeof(results[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, results[i]);
+		if (access(path, F_OK) == 0)
+			return err_set(
+				err, -EEXIST,
+				"option --out: '%s' already holds a run (%s); give a new directory",
+				dir, results[i]);
+	}
+	return 0;
+}
+
+static void iso8601(int64_t wall_us, char *buf, size_t size)
+{
+	time_t t = (time_t)(wall_us / 1000000);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static json_t *notes_json(const struct opt_list *notes)
+{
+	json_t *o = json_object();
+	int i;
+
+	for (i = 0; o && i < notes->count; i++) {
+		const char *s = notes->items[i], *eq = strchr(s, '=');
+		char key[256];
+		json_t *v;
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - s), s);
+		/* true and false become JSON booleans, the rest strings */
+		if (strcmp(eq + 1, "true") == 0)
+			v = json_true();
+		else if (strcmp(eq + 1, "false") == 0)
+			v = json_false();
+		else
+			v = json_string(eq + 1);
+		json_object_set_new(o, key, v);
+	}
+	return o;
+}
+
+/* Write obj to DIR/NAME through NAME.tmp and rename. */
+static int write_json(const char *dir, const char *name, json_t *obj,
+		      struct err *err)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/%s.tmp", dir, name);
+	if (json_dump_file(obj, tmp, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) <
+	    0) {
+		unlink(tmp);
+		return err_set(err, -EIO, "cannot write %s", tmp);
+	}
+	if (rename(tmp, path) < 0) {
+		int rc = -errno;
+
+		unlink(tmp);
+		return err_set(err, rc, "cannot rename %s: %s", tmp,
+			       strerror(-rc));
+	}
+	return 0;
+}
+
+/*
+ * Buffer hit ratio of the measured interval (pg_stat_database deltas), or
+ * -1 when unknown: the cached configuration is only what it claims when
+ * this is close to 1.
+ */
+static double hit_ratio(const struct run_result *r)
+{
+	const struct driver_stats *d = &r->server_stats.d;
+
+	if (!r->server_stats.valid || d->blks_hit < 0 || d->blks_read < 0 ||
+	    d->blks_hit + d->blks_read == 0)
+		return -1;
+	return (double)d->blks_hit / (double)(d->blks_hit + d->blks_read);
+}
+
+static json_t *hit_ratio_json(const struct run_result *r)
+{
+	double ratio = hit_ratio(r);
+
+	return ratio < 0 ? json_null() : json_real(round(ratio * 1e6) / 1e6);
+}
+
+static int write_meta(const struct opt_cmd *cmd, const struct run_opts *o,
+		      struct run *run, struct err *err)
+{
+	const struct run_result *r = run_get_result(run);
+	const struct driver_db_info *db = run_db_info(run);
+	json_t *meta = json_object(), *opts = opt_to_json(cmd), *dbj, *notes;
+	char start[32], end[32];
+	int rc;
+
+	if (!meta || !opts) {
+		json_decref(meta);
+		json_decref(opts);
+		return err_set(err, -ENOMEM, "out of memory");
+	}
+	iso8601(r->start_wall_us, start, sizeof(start));
+	iso8601(r->end_wall_us, end, sizeof(end));
+	json_object_set_new(meta, "format", json_string("oltpmark-meta/1"));
+	json_object_set_new(meta, "oltpmark_version",
+			    json_string(OLTPMARK_VERSION));
+	json_object_set_new(meta, "label", json_string(o->label));
+	json_object_set_new(meta, "config", json_string(o->config));
+	json_object_set_new(meta, "driver",
+			    json_string(driver_names[o->driver]));
+	json_object_set_new(meta, "options", opts);
+	json_object_set_new(meta, "start", json_string(start));
+	json_object_set_new(meta, "end", json_string(end));
+	json_object_set_new(meta, "start_unix_s",
+			    json_real((double)r->start_wall_us / 1e6));
+	json_object_set_new(meta, "end_unix_s",
+			    json_real((double)r->end_wall_us / 1e6));
+	rc = sysinfo_add_json(meta);
+	if (rc < 0) {
+		json_decref(meta);
+		return err_set(err, rc, "out of memory");
+	}
+	json_object_set(meta, "server", run_server_json(run));
+	dbj = json_object();
+	json_object_set_new(dbj, "warehouses", json_integer(db->warehouses));
+	json_object_set_new(dbj, "c_load_c_last",
+			    json_integer(db->c_load_c_last));
+	json_object_set_new(dbj, "loaded_by", json_string(db->version));
+	json_object_set_new(meta, "database", dbj);
+	json_object_set_new(meta, "buffer_hit_ratio", hit_ratio_json(r));
+	notes = notes_json(&o->notes);
+	/* a first-class flag too: diagnostic runs are never scored */
+	json_object_set_new(meta, "diagnostic",
+			    json_boolean(json_is_true(
+				    json_object_get(notes, "diagnostic"))));
+	json_object_set_new(meta, "notes", notes);
+	rc = write_json(o->out, "meta.json", meta, err);
+	json_decref(meta);
+	return rc;
+}
+
+static void on_progress(void *ctx, const struct run_progress *p)
+{
+	char p90[32];
+
+	(void)ctx;
+	if (p->new_order_p90_ms >= 0)
+		snprintf(p90, sizeof(p90), "%.1f ms", p->new_order_p90_ms);
+	else
+		snprintf(p90, sizeof(p90), "-");
+	log_info(
+		"run: %5.0f s  NOTPM %8.0f  TPM %8.0f  NO p90 %s  errors %llu (total %llu)%s",
+		p->elapsed_s, p->notpm, p->tpm, p90,
+		(unsigned long long)p->errors,
+		(unsigned long long)p->errors_total,
+		p->ramp_up ? "  (ramp-up)" : "");
+}
+
+static void on_log(void *ctx, enum engine_log_level level, const char *msg)
+{
+	(void)ctx;
+	if (level == ENGINE_LOG_WARN)
+		log_warn("run: %s", msg);
+	else
+		log_info("run: %s", msg);
+}
+
+/* Effective values of the options left to defaults, written back so that
+ * meta.json records what was used. */
+static void resolve_defaults(struct run_opts *o, const struct pacing *p)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long long terminals = (long long)o->warehouses * o->terminals_per_w;
+
+	if (o->ramp_up_s < 0)
+		o->ramp_up_s = (int)lround(10.0 + 50.0 * p->scale);
+	if (o->connections == 0) {
+		long long c = 2LL * (cpus > 0 ? cpus : 1);
+
+		o->connections = (int)(c < terminals ? c : terminals);
+	}
+	if (o->seed == 0) {
+		unsigned int r = 0;
+
+		if (getrandom(&r, sizeof(r), 0) != (ssize_t)sizeof(r))
+			r = (unsigned int)clock_wall_us();
+		o->seed = (int)(r & INT_MAX);
+		if (o->seed == 0)
+			o->seed = 1;
+	}
+}
+
+/* Install the handlers; the second signal of a kind kills at once. */
+static void catch_signals(struct sigaction *old_int, struct sigaction *old_term)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESETHAND; /* no SA_RESTART: sleeps see EINTR */
+	sigaction(SIGINT, &sa, old_int);
+	sigaction(SIGTERM, &sa, old_term);
+}
+
+static int usage_error(const struct err *err)
+{
+	log_error("%s", err->msg);
+	return EXIT_BAD_USAGE;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	const struct opt_cmd *cmd = &run_cmd_def;
+	struct run_opts *o = &opts;
+	struct sigaction old_int, old_term;
+	struct run_config cfg;
+	struct run *run = NULL;
+	const struct run_result *res;
+	struct pacing pacing;
+	static char release[128];
+	char pacing_text[64];
+	struct err err;
+	uint64_t errors = 0;
+	bool created;
+	int rc, first, reconnect_s, status, t;
+
+	*o = run_defaults;
+	err_clear(&err);
+	if (sysinfo_kernel_release(release, sizeof(release)) < 0 || !*release)
+		snprintf(release, sizeof(release), "unknown");
+	o->label = release;
+	rc = opt_parse(cmd, argc, argv, &first, &err);
+	if (rc == OPT_HELP)
+		return 0;
+	if (rc < 0)
+		return usage_error(&err);
+	if (!o->warehouses || !o->duration_s || !o->out) {
+		err_set(&err, -EINVAL, "run: %s is required (see --help)",
+			!o->warehouses	 ? "-w W"
+			: !o->duration_s ? "-d SECONDS"
+					 : "--out DIR");
+		return usage_error(&err);
+	}
+	if (pacing_parse(o->keying, &pacing, &err) < 0 ||
+	    check_notes(&o->notes, &err) < 0 ||
+	    reconnect_seconds(&reconnect_s, &err) < 0)
+		return usage_error(&err);
+	if (o->conninfo && conninfo_validate(o->conninfo, &err) < 0) {
+		char msg[ERR_MSG_MAX];
+
+		snprintf(msg, sizeof(msg), "%s", err.msg);
+		err_set(&err, -EINVAL, "option --conninfo: %s", msg);
+		return usage_error(&err);
+	}
+	if (o->debug && log_set_debug(o->debug) < 0) {
+		err_set(&err, -EINVAL,
+			"option --debug: '%s' is not a list of categories (load,driver,term,report,all)",
+			o->debug);
+		return usage_error(&err);
+	}
+	if ((long long)o->connections >
+	    (long long)o->warehouses * o->terminals_per_w) {
+		err_set(&err, -EINVAL,
+			"option --connections: %d is more than the %lld terminals",
+			o->connections,
+			(long long)o->warehouses * o->terminals_per_w);
+		return usage_error(&err);
+	}
+	resolve_defaults(o, &pacing);
+	if (prepare_out_dir(o->out, &created, &err) < 0)
+		return usage_error(&err);
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.driver = driver_find(driver_names[o->driver]);
+	cfg.db.conninfo = o->conninfo;
+	cfg.db.tx_mode = (enum driver_tx_mode)o->tx_mode;
+	cfg.db.max_retries = RUN_MAX_RETRIES;
+	cfg.warehouses = o->warehouses;
+	cfg.terminals_per_w = o->terminals_per_w;
+	cfg.connections = o->connections;
+	cfg.ramp_up_s = o->ramp_up_s;
+	cfg.duration_s = o->duration_s;
+	cfg.pacing = pacing;
+	cfg.seed = (uint64_t)o->seed;
+	cfg.progress_s = o->progress_s;
+	cfg.reconnect_s = reconnect_s;
+	cfg.drain_s = RUN_DRAIN_S_DEFAULT;
+	cfg.server_pid = o->server_pid;
+	cfg.out_dir = o->out;
+	cfg.stop_flag = &run_stop;
+	cfg.progress = on_progress;
+	cfg.log = on_log;
+	if (!cfg.driver) {
+		err_set(&err, -EINVAL, "option --driver: '%s' is not available",
+			driver_names[o->driver]);
+		return usage_error(&err);
+	}
+
+	run_stop = 0;
+	catch_signals(&old_int, &old_term);
+	rc = run_open(&run, &cfg, &err);
+	if (rc < 0) {
+		if (created)
+			rmdir(o->out); /* only if still empty */
+		log_error("run: %s", err.msg);
+		status = rc == -ERANGE ? EXIT_BAD_USAGE : EXIT_WORK_FAILED;
+		goto out;
+	}
+	if (run_stop) {
+		run_close(run);
+		if (created)
+			rmdir(o->out);
+		log_error("run: interrupted before the start; nothing written");
+		status = EXIT_WORK_FAILED;
+		goto out;
+	}
+	log_debug(
+		LOG_CAT_TERM,
+		"run: NURand C: C_LAST load %d run %d, C_ID %d, OL_I_ID %d; seed %d",
+		run_inputs(run)->c_load_c_last, run_inputs(run)->c_c_last,
+		run_inputs(run)->c_c_id, run_inputs(run)->c_ol_i_id, o->seed);
+	run_pacing_text(&pacing, pacing_text, sizeof(pacing_text));
+	log_info(
+		"run: %d warehouse%s, %d terminals, %d connection%s, keying/think %s, ramp-up %d s, duration %d s, driver %s, %s mode",
+		o->warehouses, o->warehouses == 1 ? "" : "s",
+		o->warehouses * o->terminals_per_w, o->connections,
+		o->connections == 1 ? "" : "s", pacing_text, o->ramp_up_s,
+		o->duration_s, driver_names[o->driver], tx_modes[o->tx_mode]);
+	rc = run_execute(run, &err);
+	if (rc < 0) {
+		log_error("run: %s", err.msg);
+		run_close(run);
+		status = EXIT_WORK_FAILED;
+		goto out;
+	}
+	res = run_get_result(run);
+	status = res->partial ? EXIT_WORK_FAILED : 0;
+	if (run_write_json(run, &err) < 0 ||
+	    write_meta(cmd, o, run, &err) < 0) {
+		log_error("run: %s", err.msg);
+		status = EXIT_WORK_FAILED;
+	} else {
+		struct report_options ro = {
+			.ramp_up_s = -1, .window_end_s = -1, .plots = false};
+
+		err_clear(&err);
+		if (report_summarize(o->out, &ro, &err) < 0)
+			log_warn("run: no summary: %s", err.msg);
+	}
+	if (res->end == RUN_END_ERROR && res->error[0])
+		log_error("run: %s", res->error);
+	if (strcmp(o->config, "cached") == 0 && hit_ratio(res) >= 0 &&
+	    hit_ratio(res) < 0.99)
+		log_warn("run: cached configuration with a buffer hit ratio of "
+			 "%.2f %% in the measured interval: the database did "
+			 "not fit in shared buffers or was not pre-warmed",
+			 100 * hit_ratio(res));
+	for (t = 0; t < TXN_NR; t++)
+		errors += res->counts.txn[t][TXN_STATUS_ERROR];
+	log_info(
+		"run: %s: %llu transactions, %llu New-Orders committed, %llu errors; results in %s%s",
+		run_end_name(res->end), (unsigned long long)res->mix_rows,
+		(unsigned long long)
+			res->counts.txn[TXN_NEW_ORDER][TXN_STATUS_OK],
+		(unsigned long long)errors, o->out,
+		res->partial ? " (partial)" : "");
+	run_close(run);
+out:
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return status;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * main.c - the oltpmark command: finds the subcommand and hands over.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "config.h"
+#include "src/cmd/cmd.h"
+#include "src/base/log.h"
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} commands[] = {
+	{"load", cmd_load, "create the schema and load the TPC-C population"},
+	{"check", cmd_check, "check the TPC-C consistency conditions"},
+	{"run", cmd_run, "drive the workload and write a run directory"},
+	{"report", cmd_report,
+	 "summary, time series, plots and report.html for a run"},
+	{"compare", cmd_compare, "score runs against a baseline label"},
+	{"probe", cmd_probe,
+	 "time fixed work on this host (CPU, memory, fsync)"},
+};
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out,
+		"usage: oltpmark COMMAND [options]   (oltpmark COMMAND --help)\n\n"
+		"commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-9s %s\n", commands[i].name,
+			commands[i].summary);
+	fprintf(out, "\n  --version  print the version\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_BAD_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("oltpmark %s\n", OLTPMARK_VERSION);
+		return 0;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].run(argc - 1, argv + 1);
+	log_error("unknown command '%s' (see oltpmark --help)", argv[1]);
+	return EXIT_BAD_USAGE;
+}

@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * check.c - run the consistency conditions of schema/checks.sql.
+ *
+ * Each query is a few aggregates joined by key over whole tables, so at
+ * W=10 one takes from milliseconds to a couple of seconds. They run
+ * independently on `jobs` connections, each thread taking the next
+ * condition from a shared index, heaviest first (the conditions that join
+ * ORDER-LINE). Rows come back in single-row mode: a badly broken database
+ * may violate a condition millions of times, and we only count the rows
+ * and keep the first few.
+ */
+#include "src/load/check.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "src/base/clock.h"
+#include "src/load/load_copy.h"
+#include "src/load/schema_sql.h"
+
+/* Session settings of every check connection. */
+static const char session_sql[] =
+	"SET client_min_messages = warning;"
+	"SET statement_timeout = 0;"
+	/* Hash aggregates over ORDER-LINE stay in memory. */
+	"SET work_mem = '256MB';"
+	/* The jobs already share the cores; no extra workers. */
+	"SET max_parallel_workers_per_gather = 0;"
+	/* Each query runs once: compiling it would cost more than it saves. */
+	"SET jit = off;";
+
+/* Heavier conditions first, so the longest query starts at once. */
+static const int heavy_first[] = {10, 12, 7, 6, 4, 5, 11, 2, 3, 9, 8, 1};
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+int check_parse(const char *text, struct check_cond *conds, struct err *err)
+{
+	const char *p = text, *body = NULL;
+	char desc[sizeof(conds[0].desc)];
+	int n = 0;
+
+	for (;;) {
+		const char *eol = p + strcspn(p, "\n");
+		int num, off = 0;
+
+		if (*p == '\0' ||
+		    (sscanf(p, "-- C%d:%n", &num, &off) == 1 && off > 0)) {
+			/* The previous condition's query ends here. */
+			if (n > 0) {
+				struct check_cond *c = &conds[n - 1];
+				char *sql = strndup(body, (size_t)(p - body));
+
+				if (!sql) {
+					check_conds_free(conds, n);
+					return err_set(err, -ENOMEM,
+						       "out of memory");
+				}
+				c->sql = sql;
+				if (trim(sql)[0] == '\0') {
+					check_conds_free(conds, n);
+					return err_set(
+						err, -EINVAL,
+						"checks.sql: C%d has no query",
+						c->number);
+				}
+			}
+			if (*p == '\0')
+				break;
+			if (n == CHECK_MAX) {
+				check_conds_free(conds, n);
+				return err_set(
+					err, -EINVAL,
+					"checks.sql: more than %d conditions",
+					CHECK_MAX);
+			}
+			conds[n].number = num;
+			conds[n].sql = NULL;
+			snprintf(desc, sizeof(desc), "%.*s",
+				 (int)(eol - p - off), p + off);
+			snprintf(conds[n].desc, sizeof(conds[n].desc), "%s",
+				 trim(desc));
+			n++;
+			body = *eol ? eol + 1 : eol;
+		}
+		p = *eol ? eol + 1 : eol;
+	}
+	return n;
+}
+
+void check_conds_free(struct check_cond *conds, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		free(conds[i].sql);
+		conds[i].sql = NULL;
+	}
+}
+
+/* What the check threads share. */
+struct checker {
+	const struct check_opts *opts; /* connection */
+	struct check_cond *conds;      /* the conditions */
+	struct check_outcome *out;     /* their results, same index */
+	int order[CHECK_MAX];	       /* indexes into conds, run order */
+	int norder;		       /* entries in order */
+	int next;		       /* next entry of order to run */
+	pthread_mutex_t mu;	       /* guards next, rc, err */
+	int rc;			       /* first connection failure */
+	struct err err;		       /* and its message */
+};
+
+/* Append row r of res as "(v1,v2,...)" to buf. */
+static void append_row(char *buf, size_t size, const PGresult *res, int r)
+{
+	size_t pos = strlen(buf);
+	int f;
+
+	pos += (size_t)snprintf(buf + pos, pos < size ? size - pos : 0, "%s(",
+				pos ? ", " : "");
+	for (f = 0; f < PQnfields(res) && pos < size; f++)
+		pos += (size_t)snprintf(
+			buf + pos, size - pos, "%s%s", f ? "," : "",
+			PQgetisnull(res, r, f) ? "NULL"
+					       : PQgetvalue(res, r, f));
+	if (pos < size)
+		snprintf(buf + pos, size - pos, ")");
+}
+
+static void run_condition(PGconn *conn, const struct check_cond *c,
+			  struct check_outcome *o)
+{
+	int64_t t0 = clock_mono_us();
+	PGresult *res;
+	bool failed = false;
+
+	o->error[0] = '\0';
+
+	if (!PQsendQuery(conn, c->sql)) {
+		load_pg_result_msg(NULL, conn, o->error, sizeof(o->error));
+		o->status = CHECK_ERROR;
+		return;
+	}
+	PQsetSingleRowMode(conn);
+	while ((res = PQgetResult(conn))) {
+		switch (PQresultStatus(res)) {
+		case PGRES_SINGLE_TUPLE:
+			if (o->rows < CHECK_FIRST_ROWS)
+				append_row(o->first, sizeof(o->first), res, 0);
+			o->rows++;
+			break;
+		case PGRES_TUPLES_OK:
+		case PGRES_COMMAND_OK:
+			break;
+		default:
+			if (!failed)
+				load_pg_result_msg(res, conn, o->error,
+						   sizeof(o->error));
+			failed = true;
+			break;
+		}
+		PQclear(res);
+	}
+	o->seconds = (double)(clock_mono_us() - t0) / 1e6;
+	if (failed)
+		o->status = CHECK_ERROR;
+	else
+		o->status = o->rows ? CHECK_FAIL : CHECK_PASS;
+}
+
+static void *check_thread(void *arg)
+{
+	struct checker *ck = arg;
+	struct err err = {""};
+	PGconn *conn;
+
+	conn = load_pg_connect(ck->opts->conninfo, &err);
+	if (conn &&
+	    load_pg_exec(conn, "session settings", session_sql, &err) < 0) {
+		PQfinish(conn);
+		conn = NULL;
+	}
+	if (!conn) {
+		pthread_mutex_lock(&ck->mu);
+		if (ck->rc == 0) {
+			ck->rc = -EIO;
+			ck->err = err;
+		}
+		pthread_mutex_unlock(&ck->mu);
+		return NULL;
+	}
+	for (;;) {
+		int i;
+
+		pthread_mutex_lock(&ck->mu);
+		i = ck->next < ck->norder ? ck->order[ck->next++] : -1;
+		pthread_mutex_unlock(&ck->mu);
+		if (i < 0)
+			break;
+		run_condition(conn, &ck->conds[i], &ck->out[i]);
+	}
+	PQfinish(conn);
+	return NULL;
+}
+
+/* Refuse a database that oltpmark did not finish loading. */
+static int check_meta(PGconn *conn, struct err *err)
+{
+	PGresult *res = PQexec(conn, "SELECT status FROM oltpmark_meta");
+	const char *state;
+	char msg[256];
+	int rc = 0;
+
+	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+		const char *code = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+
+		load_pg_result_msg(res, conn, msg, sizeof(msg));
+		if (code && strcmp(code, "42P01") == 0)
+			rc = err_set(
+				err, -ENOENT,
+				"not an oltpmark database (no oltpmark_meta "
+				"table): load it with oltpmark load");
+		else
+			rc = err_set(err, -EIO, "reading oltpmark_meta: %s",
+				     msg);
+	} else if (PQntuples(res) != 1) {
+		rc = err_set(err, -ENOENT,
+			     "not an oltpmark database (oltpmark_meta has %d "
+			     "rows, expected 1)",
+			     PQntuples(res));
+	} else if (strcmp((state = PQgetvalue(res, 0, 0)), "loaded") != 0) {
+		rc = err_set(err, -EBUSY,
+			     "the load of this database did not finish "
+			     "(oltpmark_meta says '%s'): reload it with "
+			     "oltpmark load --drop",
+			     state);
+	}
+	PQclear(res);
+	return rc;
+}
+
+int check_run(const struct check_opts *opts, struct check_outcome *out,
+	      struct err *err)
+{
+	struct check_cond conds[CHECK_MAX];
+	struct checker ck = {.opts = opts, .conds = conds, .out = out};
+	pthread_t threads[16];
+	char ran[16];
+	int n, i, k, nthreads, started = 0, rc;
+	bool deliveries;
+	PGconn *conn;
+
+	conn = load_pg_connect(opts->conninfo, err);
+	if (!conn)
+		return -EIO;
+	rc = check_meta(conn, err);
+	if (rc == 0)
+		rc = load_pg_value(conn, "oltpmark_deliveries_ran()",
+				   "SELECT oltpmark_deliveries_ran()", ran,
+				   sizeof(ran), err);
+	PQfinish(conn);
+	if (rc < 0)
+		return rc;
+	deliveries = strcmp(ran, "t") == 0;
+
+	n = check_parse(schema_checks_sql, conds, err);
+	if (n < 0)
+		return n;
+	if (n == 0)
+		return err_set(err, -EINVAL,
+			       "checks.sql holds no conditions (this oltpmark "
+			       "was built without them)");
+	for (i = 0; i < n; i++) {
+		struct check_outcome *o = &out[i];
+
+		memset(o, 0, sizeof(*o));
+		o->number = conds[i].number;
+		snprintf(o->desc, sizeof(o->desc), "%s", conds[i].desc);
+		if (opts->quick && o->number > CHECK_QUICK_LAST)
+			o->number = -o->number; /* left out below */
+		else if (o->number == CHECK_AFTER_DELIVERY && deliveries)
+			o->status = CHECK_NA;
+		else
+			o->status = CHECK_ERROR; /* until its query has run */
+		if (o->status == CHECK_ERROR)
+			snprintf(o->error, sizeof(o->error), "not run");
+	}
+	/* Run order: the heavy ones first, then any others in file order. */
+	for (k = 0; k < (int)(sizeof(heavy_first) / sizeof(heavy_first[0]));
+	     k++)
+		for (i = 0; i < n; i++)
+			if (out[i].number == heavy_first[k] &&
+			    out[i].status != CHECK_NA)
+				ck.order[ck.norder++] = i;
+	for (i = 0; i < n; i++) {
+		bool listed = false;
+
+		for (k = 0; k < ck.norder; k++)
+			listed = listed || ck.order[k] == i;
+		if (!listed && out[i].number > 0 && out[i].status != CHECK_NA)
+			ck.order[ck.norder++] = i;
+	}
+
+	pthread_mutex_init(&ck.mu, NULL);
+	nthreads = opts->jobs < 1 ? 1 : opts->jobs;
+	if (nthreads > (int)(sizeof(threads) / sizeof(threads[0])))
+		nthreads = (int)(sizeof(threads) / sizeof(threads[0]));
+	if (nthreads > ck.norder)
+		nthreads = ck.norder > 0 ? ck.norder : 1;
+	for (i = 0; i < nthreads; i++) {
+		if (pthread_create(&threads[i], NULL, check_thread, &ck))
+			break;
+		started++;
+	}
+	for (i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	pthread_mutex_destroy(&ck.mu);
+	check_conds_free(conds, n);
+	if (started == 0)
+		return err_set(err, -EAGAIN, "cannot start check threads");
+	if (ck.rc < 0 && ck.next == 0) {
+		*err = ck.err;
+		return ck.rc;
+	}
+
+	/* Drop the conditions --quick left out, keep file order. */
+	for (i = k = 0; i < n; i++)
+		if (out[i].number > 0)
+			out[k++] = out[i];
+	return k;
+}

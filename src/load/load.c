@@ -1,0 +1,871 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * load.c - `oltpmark load` without the printing: schema, parallel COPY,
+ * keys, functions, ANALYZE, and the oltpmark_meta status around them.
+ *
+ * Order of work:
+ *  1. One transaction drops an old population (--drop), creates the nine
+ *     tables and oltpmark_meta, inserts the meta row with status
+ *     'loading', and reads the load's timestamp; it commits, so an
+ *     interrupted load is recognisable afterwards.
+ *  2. JOBS threads, one connection each, take tasks from one list until
+ *     none is left: a COPY per table (all warehouses, see load_copy.c),
+ *     each statement of schema/indexes.sql once its table is loaded, the
+ *     functions once every table is loaded, and ANALYZE of a table once
+ *     it is loaded. A thread always takes the ready task that
+ *     heads the longest remaining chain of work (its table's COPY, index
+ *     builds and ANALYZE), and no two tasks on one table run at once
+ *     (they would only wait for each other's locks). So index builds of
+ *     the tables loaded first overlap the COPY of the big ones, and both
+ *     cores stay busy to the end.
+ *  3. The meta row says 'loaded' only when every task has succeeded.
+ *
+ * Why one COPY per table and not per warehouse: COPY FREEZE (and the WAL
+ * skip of wal_level=minimal) needs the table truncated in the COPY's own
+ * transaction, which locks the table, so only one stream per table can
+ * have it. With nine tables and a few cores the per-table split keeps
+ * every core busy anyway (docs/load.md has the measurements).
+ */
+#include "src/load/load.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <libpq-fe.h>
+
+#include "src/base/clock.h"
+#include "src/load/load_copy.h"
+#include "src/load/schema_sql.h"
+
+#define MAX_TASKS     96
+#define MAX_INDEXES   64 /* statements in indexes.sql */
+#define MAX_FUNCTIONS 64
+
+/* Session settings of every loader connection. */
+static const char session_sql[] =
+	"SET client_min_messages = warning;"
+	"SET statement_timeout = 0;"
+	"SET lock_timeout = 0;"
+	"SET synchronous_commit = off;"
+	/* Index builds sort in memory; JOBS builds run at once. */
+	"SET maintenance_work_mem = '512MB';"
+	/* Our jobs already use every core: no extra parallel workers. */
+	"SET max_parallel_maintenance_workers = 0;";
+
+enum task_kind {
+	TASK_COPY,	/* TRUNCATE + COPY FREEZE of one table */
+	TASK_INDEX,	/* one statement of indexes.sql */
+	TASK_FUNCTIONS, /* functions.sql */
+	TASK_ANALYZE,	/* ANALYZE of one table */
+};
+
+/* One piece of work for a job thread. */
+struct task {
+	enum task_kind kind; /* what to run */
+	int table;	     /* enum load_table, -1: none or unknown */
+	char *sql;	     /* TASK_INDEX: the statement (owned) */
+	double cost_s;	     /* estimated seconds, for the priority */
+	double chain_s;	     /* cost of the rest of its table's chain */
+	bool started;	     /* taken by a job */
+	bool done;	     /* finished successfully */
+};
+
+/* Everything the job threads share, under mu. */
+struct loader {
+	const struct load_opts *opts;	/* what to load */
+	struct load_gen_params params;	/* seed, C-Load, timestamp */
+	struct load_progress *progress; /* counters for the caller */
+	volatile sig_atomic_t *stop;	/* caller's flag: main thread only */
+	pthread_mutex_t mu;		/* guards all below */
+	pthread_cond_t cv;		/* a task finished, or failure */
+	struct task tasks[MAX_TASKS];	/* the work */
+	int ntasks;			/* entries in tasks */
+	int tasks_left;			/* not yet done */
+	bool copy_done[LOAD_TABLE_NR];	/* table's COPY committed */
+	int copies_left;		/* COPY tasks not yet done */
+	bool busy[LOAD_TABLE_NR];	/* a task on this table runs */
+	atomic_bool failed;		/* stop taking tasks */
+	int rc;				/* first failure, 0 if none */
+	struct err err;			/* and its message */
+	PGcancel *cancel[MAX_TASKS];	/* per job, while connected */
+	int64_t data_done_us;		/* when the last COPY committed */
+};
+
+/* Record the first failure and wake everyone. Call with mu held. */
+static void fail_locked(struct loader *ld, int rc, const struct err *err)
+{
+	if (ld->rc == 0) {
+		ld->rc = rc;
+		ld->err = *err;
+	}
+	atomic_store(&ld->failed, true);
+	pthread_cond_broadcast(&ld->cv);
+}
+
+static bool task_ready(const struct loader *ld, const struct task *t)
+{
+	if (t->started)
+		return false;
+	if (t->table >= 0 && ld->busy[t->table])
+		return false;
+	switch (t->kind) {
+	case TASK_COPY:
+		return true;
+	case TASK_INDEX:
+		return t->table >= 0 ? ld->copy_done[t->table]
+				     : ld->copies_left == 0;
+	case TASK_FUNCTIONS:
+		return ld->copies_left == 0;
+	case TASK_ANALYZE:
+		/* Before or after the index builds: it needs neither. */
+		return ld->copy_done[t->table];
+	}
+	return false;
+}
+
+/* The ready task with the longest chain after it, or NULL. */
+static struct task *pick_task(struct loader *ld)
+{
+	struct task *best = NULL;
+	int i;
+
+	for (i = 0; i < ld->ntasks; i++) {
+		struct task *t = &ld->tasks[i];
+
+		if (task_ready(ld, t) && (!best || t->chain_s > best->chain_s))
+			best = t;
+	}
+	return best;
+}
+
+static int run_task(struct loader *ld, PGconn *conn, struct task *t,
+		    struct err *err)
+{
+	struct load_copy_job job;
+
+	switch (t->kind) {
+	case TASK_COPY:
+		job = (struct load_copy_job){
+			.params = &ld->params,
+			.table = t->table,
+			.warehouses = ld->opts->warehouses,
+			.bytes = &ld->progress->copy_bytes,
+			.failed = &ld->failed,
+		};
+		return load_copy_table(conn, &job, err);
+	case TASK_INDEX:
+		return load_pg_exec(conn, "indexes.sql", t->sql, err);
+	case TASK_FUNCTIONS:
+		return load_pg_exec(conn, "functions.sql", schema_functions_sql,
+				    err);
+	case TASK_ANALYZE:
+		return load_pg_exec(conn, "analyze.sql", t->sql, err);
+	}
+	return -EINVAL;
+}
+
+static void task_finished(struct loader *ld, struct task *t)
+{
+	struct load_progress *pr = ld->progress;
+
+	t->done = true;
+	ld->tasks_left--;
+	atomic_fetch_add(&pr->tasks_done, 1);
+	switch (t->kind) {
+	case TASK_COPY:
+		ld->copy_done[t->table] = true;
+		ld->copies_left--;
+		atomic_fetch_add(&pr->tables_loaded, 1);
+		if (ld->copies_left == 0)
+			ld->data_done_us = clock_mono_us();
+		break;
+	case TASK_INDEX:
+		atomic_fetch_add(&pr->indexes_built, 1);
+		break;
+	case TASK_FUNCTIONS:
+	case TASK_ANALYZE:
+		break;
+	}
+}
+
+/* Arguments of one job thread. */
+struct job_arg {
+	struct loader *ld; /* shared state */
+	int id;		   /* index into ld->cancel */
+	pthread_t thread;  /* the thread */
+	bool started;	   /* pthread_create succeeded */
+};
+
+static void *job_main(void *arg)
+{
+	struct job_arg *ja = arg;
+	struct loader *ld = ja->ld;
+	struct err err = {""};
+	PGconn *conn;
+	int rc;
+
+	conn = load_pg_connect(ld->opts->conninfo, &err);
+	if (!conn) {
+		pthread_mutex_lock(&ld->mu);
+		fail_locked(ld, -EIO, &err);
+		pthread_mutex_unlock(&ld->mu);
+		return NULL;
+	}
+	rc = load_pg_exec(conn, "session settings", session_sql, &err);
+	pthread_mutex_lock(&ld->mu);
+	if (rc < 0)
+		fail_locked(ld, rc, &err);
+	else
+		ld->cancel[ja->id] = PQgetCancel(conn);
+	for (;;) {
+		struct task *t = NULL;
+
+		while (!atomic_load(&ld->failed) && ld->tasks_left > 0 &&
+		       !(t = pick_task(ld)))
+			pthread_cond_wait(&ld->cv, &ld->mu);
+		if (!t)
+			break;
+		t->started = true;
+		if (t->table >= 0)
+			ld->busy[t->table] = true;
+		pthread_mutex_unlock(&ld->mu);
+
+		rc = run_task(ld, conn, t, &err);
+
+		pthread_mutex_lock(&ld->mu);
+		if (t->table >= 0)
+			ld->busy[t->table] = false;
+		if (rc < 0) {
+			fail_locked(ld, rc, &err);
+			break;
+		}
+		task_finished(ld, t);
+		pthread_cond_broadcast(&ld->cv);
+	}
+	if (ld->cancel[ja->id]) {
+		PQfreeCancel(ld->cancel[ja->id]);
+		ld->cancel[ja->id] = NULL;
+	}
+	pthread_mutex_unlock(&ld->mu);
+	PQfinish(conn);
+	return NULL;
+}
+
+/* Cancel what every job runs (on failure or stop). Call with mu held. */
+static void cancel_all_locked(struct loader *ld, int njobs)
+{
+	char buf[256];
+	int i;
+
+	for (i = 0; i < njobs; i++)
+		if (ld->cancel[i])
+			PQcancel(ld->cancel[i], buf, sizeof(buf));
+}
+
+/*
+ * The table a statement of indexes.sql works on: the name after
+ * "ALTER TABLE [IF EXISTS] [ONLY]", or after "ON [ONLY]" in "CREATE
+ * [UNIQUE] INDEX ... ON". -1 if none of ours (such a statement waits for
+ * every COPY).
+ */
+int load_statement_table(const char *sql)
+{
+	char words[24][64];
+	const char *p = sql;
+	int n = 0, i;
+
+	while (*p && n < 24) {
+		size_t len = 0;
+
+		if (p[0] == '-' && p[1] == '-') {
+			p += strcspn(p, "\n");
+			continue;
+		}
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '"') {
+			p++;
+			continue;
+		}
+		while (*p && (isalnum((unsigned char)*p) || *p == '_' ||
+			      *p == '"' || *p == '.')) {
+			if (len + 1 < sizeof(words[0]) && *p != '"')
+				words[n][len++] =
+					(char)tolower((unsigned char)*p);
+			p++;
+		}
+		words[n][len] = '\0';
+		if (strcmp(words[n], "only") && strcmp(words[n], "if") &&
+		    strcmp(words[n], "exists"))
+			n++;
+	}
+	if (n >= 3 && !strcmp(words[0], "alter") && !strcmp(words[1], "table"))
+		i = 2;
+	else if (n >= 2 && !strcmp(words[0], "analyze"))
+		i = 1;
+	else if (n >= 1 && !strcmp(words[0], "create"))
+		for (i = 1; i < n && strcmp(words[i - 1], "on"); i++)
+			;
+	else
+		return -1;
+	if (i >= n)
+		return -1;
+	p = strrchr(words[i], '.');
+	return load_table_by_name(p ? p + 1 : words[i]);
+}
+
+/* Whether text holds anything besides whitespace and -- comments. */
+static bool has_sql(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		if (s[i] == '-' && i + 1 < len && s[i + 1] == '-') {
+			while (i < len && s[i] != '\n')
+				i++;
+		} else if (isspace((unsigned char)s[i])) {
+			i++;
+		} else {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Whether the line [p, eol) holds only "-- next" (and blanks). */
+static bool is_separator(const char *p, const char *eol)
+{
+	while (p < eol && isspace((unsigned char)*p))
+		p++;
+	while (eol > p && isspace((unsigned char)eol[-1]))
+		eol--;
+	return eol - p == 7 && strncmp(p, "-- next", 7) == 0;
+}
+
+int load_split_statements(const char *text, char **stmts, int max)
+{
+	const char *start = text, *p = text;
+	int n = 0;
+
+	for (;;) {
+		const char *eol = p + strcspn(p, "\n");
+		bool sep = is_separator(p, eol);
+
+		if (sep || !*eol) {
+			const char *end = sep ? p : eol;
+
+			if (has_sql(start, (size_t)(end - start))) {
+				if (n == max) {
+					while (n)
+						free(stmts[--n]);
+					return -E2BIG;
+				}
+				stmts[n] =
+					strndup(start, (size_t)(end - start));
+				if (!stmts[n]) {
+					while (n)
+						free(stmts[--n]);
+					return -ENOMEM;
+				}
+				n++;
+			}
+			if (!*eol)
+				return n;
+			start = eol + 1;
+		}
+		p = eol + 1;
+	}
+}
+
+/*
+ * Estimated seconds of each task, only to order them. Fitted to two jobs
+ * on the 2-core development machine at W=10: a COPY costs about 1 s per
+ * 170 MB of binary COPY data plus 0.25 us per row, an index build 0.3 us
+ * per row, an ANALYZE (of 30,000 sampled rows at most) more for wide rows.
+ */
+static double table_rows(int t, int warehouses)
+{
+	const struct load_table_info *ti = load_table_info(t);
+
+	return (double)ti->rows_per_w * (ti->per_warehouse ? warehouses : 1);
+}
+
+static double copy_cost_s(int t, int warehouses)
+{
+	const struct load_table_info *ti = load_table_info(t);
+	double bytes = (double)ti->copy_bytes_per_w *
+		       (ti->per_warehouse ? warehouses : 1);
+
+	return bytes / 170e6 + table_rows(t, warehouses) * 0.25e-6;
+}
+
+static double index_cost_s(int t, int warehouses)
+{
+	return t < 0 ? 0.1 : table_rows(t, warehouses) * 0.3e-6;
+}
+
+static double analyze_cost_s(int t, int warehouses)
+{
+	const struct load_table_info *ti = load_table_info(t);
+	double rows = table_rows(t, warehouses);
+	double row_bytes = (double)ti->copy_bytes_per_w / ti->rows_per_w;
+
+	if (rows > 30000)
+		rows = 30000;
+	return 0.02 + rows * (3e-6 + 0.014e-6 * row_bytes);
+}
+
+static int add_task(struct loader *ld, enum task_kind kind, int table,
+		    char *sql, double cost_s, struct err *err)
+{
+	struct task *t;
+
+	if (ld->ntasks == MAX_TASKS) {
+		free(sql);
+		return err_set(err, -E2BIG,
+			       "schema: too many statements to run");
+	}
+	t = &ld->tasks[ld->ntasks++];
+	*t = (struct task){
+		.kind = kind, .table = table, .sql = sql, .cost_s = cost_s};
+	return 0;
+}
+
+/*
+ * One task of kind per statement of a schema file (file names it in
+ * errors). An ANALYZE must name one of our tables: it would never become
+ * ready otherwise; an index statement on no table of ours waits for all
+ * COPYs.
+ */
+static int add_statement_tasks(struct loader *ld, enum task_kind kind,
+			       const char *file, const char *sql,
+			       double (*cost_s)(int table, int warehouses),
+			       struct err *err)
+{
+	char *stmts[MAX_INDEXES];
+	int i, n, t, rc;
+
+	n = load_split_statements(sql, stmts, MAX_INDEXES);
+	if (n == -E2BIG)
+		return err_set(err, n, "%s: more than %d statements", file,
+			       MAX_INDEXES);
+	if (n < 0)
+		return err_set(err, n, "out of memory");
+	for (i = 0; i < n; i++) {
+		t = load_statement_table(stmts[i]);
+		if (t < 0 && kind == TASK_ANALYZE)
+			rc = err_set(err, -EINVAL,
+				     "%s: no table of ours in '%s'", file,
+				     stmts[i]);
+		else
+			rc = add_task(ld, kind, t, stmts[i],
+				      cost_s(t, ld->opts->warehouses), err);
+		if (rc < 0) {
+			/* add_task frees what it refuses; free the rest */
+			if (t < 0 && kind == TASK_ANALYZE)
+				free(stmts[i]);
+			while (++i < n)
+				free(stmts[i]);
+			return rc;
+		}
+		if (kind == TASK_INDEX)
+			ld->progress->indexes_total++;
+	}
+	return 0;
+}
+
+/* The task list: COPY, index statements, functions, ANALYZE. */
+static int build_tasks(struct loader *ld, struct err *err)
+{
+	int w = ld->opts->warehouses;
+	double rest[LOAD_TABLE_NR] = {0};
+	int t, i, rc;
+
+	for (t = 0; t < LOAD_TABLE_NR; t++) {
+		if ((rc = add_task(ld, TASK_COPY, t, NULL, copy_cost_s(t, w),
+				   err)) < 0)
+			return rc;
+		ld->copies_left++;
+	}
+	rc = add_statement_tasks(ld, TASK_INDEX, "indexes.sql",
+				 schema_indexes_sql, index_cost_s, err);
+	if (rc < 0)
+		return rc;
+	if ((rc = add_task(ld, TASK_FUNCTIONS, -1, NULL, 0.1, err)) < 0)
+		return rc;
+	rc = add_statement_tasks(ld, TASK_ANALYZE, "analyze.sql",
+				 schema_analyze_sql, analyze_cost_s, err);
+	if (rc < 0)
+		return rc;
+
+	/* Priority: the work left on the task's table from it on. */
+	for (i = 0; i < ld->ntasks; i++) {
+		struct task *tk = &ld->tasks[i];
+
+		if (tk->table >= 0 && tk->kind != TASK_COPY)
+			rest[tk->table] += tk->cost_s;
+	}
+	for (i = 0; i < ld->ntasks; i++) {
+		struct task *tk = &ld->tasks[i];
+
+		if (tk->kind == TASK_COPY)
+			tk->chain_s = tk->cost_s + rest[tk->table];
+		else if (tk->kind == TASK_INDEX && tk->table >= 0)
+			tk->chain_s = rest[tk->table];
+		else
+			tk->chain_s = tk->cost_s;
+	}
+	ld->tasks_left = ld->ntasks;
+	ld->progress->tasks_total = ld->ntasks;
+	return 0;
+}
+
+/*
+ * Names of the routines functions.sql creates ("CREATE [OR REPLACE]
+ * FUNCTION|PROCEDURE name"), as a SQL array literal for --drop, so a
+ * function whose result type changed is dropped, not left behind.
+ */
+static void routine_names(char *out, size_t size)
+{
+	const char *p = schema_functions_sql;
+	size_t pos = 0;
+	int n = 0;
+
+	pos += (size_t)snprintf(out, size, "{");
+	while ((p = strcasestr(p, "create"))) {
+		const char *q = p + 6;
+		size_t len;
+
+		p = q;
+		while (isspace((unsigned char)*q))
+			q++;
+		if (strncasecmp(q, "or", 2) == 0 &&
+		    isspace((unsigned char)q[2])) {
+			q += 2;
+			while (isspace((unsigned char)*q))
+				q++;
+			if (strncasecmp(q, "replace", 7) != 0)
+				continue;
+			q += 7;
+			while (isspace((unsigned char)*q))
+				q++;
+		}
+		if (strncasecmp(q, "function", 8) == 0)
+			q += 8;
+		else if (strncasecmp(q, "procedure", 9) == 0)
+			q += 9;
+		else
+			continue;
+		if (!isspace((unsigned char)*q))
+			continue;
+		while (isspace((unsigned char)*q))
+			q++;
+		len = 0;
+		while (isalnum((unsigned char)q[len]) || q[len] == '_')
+			len++;
+		if (len == 0 || n == MAX_FUNCTIONS || pos + len + 2 >= size)
+			continue;
+		pos += (size_t)snprintf(out + pos, size - pos, "%s%.*s",
+					n ? "," : "", (int)len, q);
+		n++;
+	}
+	snprintf(out + pos, size - pos, "}");
+}
+
+/* Names of the objects the loader owns, as one SQL list. */
+#define OUR_TABLES                                                    \
+	"warehouse, district, customer, history, new_order, orders, " \
+	"order_line, item, stock, oltpmark_meta"
+
+/*
+ * Step 1: in one transaction, refuse or drop an old population, create
+ * the schema and the meta row, and read the timestamp of the load.
+ */
+static int prepare(PGconn *conn, struct loader *ld, struct load_result *result,
+		   struct err *err)
+{
+	const struct load_opts *o = ld->opts;
+	char found[256], names[1024], sql[1536], seed[32], w[16], c[16];
+	const char *params[5];
+	PGresult *res;
+	int rc;
+
+	if ((rc = load_pg_value(conn, "SHOW wal_level", "SHOW wal_level",
+				result->wal_level, sizeof(result->wal_level),
+				err)) < 0)
+		return rc;
+	if ((rc = load_pg_exec(conn, "begin", "BEGIN", err)) < 0)
+		return rc;
+	/* A concurrent load of the same database waits here, then fails. */
+	rc = load_pg_value(conn, "looking for existing tables",
+			   "SELECT coalesce(string_agg(n, ', '), '') FROM "
+			   "unnest(string_to_array('" OUR_TABLES "', ', ')) n "
+			   "WHERE to_regclass(n) IS NOT NULL",
+			   found, sizeof(found), err);
+	if (rc < 0)
+		goto fail;
+	if (found[0] && !o->drop) {
+		rc = err_set(err, -EEXIST,
+			     "the database already holds %s: use --drop to "
+			     "replace them",
+			     found);
+		goto fail;
+	}
+	if (found[0]) {
+		routine_names(names, sizeof(names));
+		snprintf(
+			sql, sizeof(sql),
+			"DROP TABLE IF EXISTS " OUR_TABLES " CASCADE;"
+			"DO $oltpmark$ DECLARE r regprocedure; BEGIN "
+			"FOR r IN SELECT p.oid::regprocedure FROM pg_proc p "
+			"WHERE p.pronamespace = current_schema()::regnamespace "
+			"AND p.proname = ANY ('%s'::text[]) LOOP "
+			"EXECUTE 'DROP ROUTINE ' || r || ' CASCADE'; "
+			"END LOOP; END $oltpmark$;",
+			names);
+		if ((rc = load_pg_exec(conn, "--drop", sql, err)) < 0)
+			goto fail;
+	}
+	if ((rc = load_pg_exec(conn, "tables.sql", schema_tables_sql, err)) < 0)
+		goto fail;
+	if ((rc = load_pg_exec(conn, "meta.sql", schema_meta_sql, err)) < 0)
+		goto fail;
+
+	snprintf(w, sizeof(w), "%d", o->warehouses);
+	snprintf(c, sizeof(c), "%d", ld->params.c_load);
+	snprintf(seed, sizeof(seed), "%lld", (long long)o->seed);
+	params[0] = w;
+	params[1] = c;
+	params[2] = seed;
+	params[3] = o->version ? o->version : "unknown";
+	res = PQexecParams(conn,
+			   "INSERT INTO oltpmark_meta (status, warehouses, "
+			   "c_load_c_last, seed, version, load_started) "
+			   "VALUES ('loading', $1, $2, $3, $4, now()) "
+			   "RETURNING to_char(localtimestamp, "
+			   "'YYYY-MM-DD HH24:MI:SS')",
+			   4, NULL, params, NULL, NULL, 0);
+	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 ||
+	    strlen(PQgetvalue(res, 0, 0)) != LOAD_TIMESTAMP_LEN) {
+		load_pg_result_msg(res, conn, found, sizeof(found));
+		PQclear(res);
+		rc = err_set(err, -EIO, "creating oltpmark_meta: %s", found);
+		goto fail;
+	}
+	memcpy(ld->params.now, PQgetvalue(res, 0, 0), LOAD_TIMESTAMP_LEN + 1);
+	PQclear(res);
+	return load_pg_exec(conn, "commit", "COMMIT", err);
+fail:
+	load_pg_exec(conn, "rollback", "ROLLBACK", NULL);
+	return rc;
+}
+
+/* Step 3: the meta row says 'loaded'; read the database size. */
+static int finish(PGconn *conn, struct load_result *result, struct err *err)
+{
+	char size[32];
+	int rc;
+
+	/*
+	 * A synchronous commit: once it is on disk, so is all the WAL of the
+	 * (asynchronously committed) work before it.
+	 */
+	rc = load_pg_exec(conn, "marking the database loaded",
+			  "SET synchronous_commit = on;"
+			  "UPDATE oltpmark_meta SET status = 'loaded', "
+			  "load_finished = clock_timestamp()",
+			  err);
+	if (rc < 0)
+		return rc;
+	rc = load_pg_value(conn, "database size",
+			   "SELECT pg_database_size(current_database())", size,
+			   sizeof(size), err);
+	if (rc < 0)
+		return rc;
+	result->database_bytes = strtoll(size, NULL, 10);
+	return 0;
+}
+
+/* Start the job threads with SIGINT and SIGTERM blocked in them. */
+static int start_jobs(struct loader *ld, struct job_arg *jobs, int njobs,
+		      struct err *err)
+{
+	sigset_t block, old;
+	int i, rc = 0;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	for (i = 0; i < njobs; i++) {
+		jobs[i].ld = ld;
+		jobs[i].id = i;
+		if (pthread_create(&jobs[i].thread, NULL, job_main, &jobs[i])) {
+			rc = err_set(err, -EAGAIN, "cannot start job thread");
+			break;
+		}
+		jobs[i].started = true;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+/* Step 2: run the tasks on njobs threads; tick and watch for stop. */
+static int run_jobs(struct loader *ld, int njobs,
+		    void (*tick)(const struct load_progress *, void *),
+		    void *tick_arg, struct err *err)
+{
+	struct job_arg *jobs = calloc((size_t)njobs, sizeof(*jobs));
+	bool cancelled = false;
+	int i, rc;
+
+	if (!jobs)
+		return err_set(err, -ENOMEM, "out of memory");
+	rc = start_jobs(ld, jobs, njobs, err);
+	pthread_mutex_lock(&ld->mu);
+	if (rc < 0) {
+		fail_locked(ld, rc, err);
+		cancelled = true;
+		cancel_all_locked(ld, njobs);
+	}
+	while (ld->tasks_left > 0 && !atomic_load(&ld->failed)) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 200 * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&ld->cv, &ld->mu, &ts);
+		if (*ld->stop && !atomic_load(&ld->failed)) {
+			struct err e;
+
+			err_set(&e, -EINTR, "interrupted");
+			fail_locked(ld, -EINTR, &e);
+		}
+		if (tick) {
+			pthread_mutex_unlock(&ld->mu);
+			tick(ld->progress, tick_arg);
+			pthread_mutex_lock(&ld->mu);
+		}
+	}
+	if (atomic_load(&ld->failed) && !cancelled)
+		cancel_all_locked(ld, njobs);
+	pthread_mutex_unlock(&ld->mu);
+	for (i = 0; i < njobs; i++)
+		if (jobs[i].started)
+			pthread_join(jobs[i].thread, NULL);
+	free(jobs);
+	if (ld->rc < 0) {
+		*err = ld->err;
+		return ld->rc;
+	}
+	return 0;
+}
+
+/* The COPY format: binary unless LOAD_FORMAT_ENV says "text". */
+static int copy_format(enum load_format *format, struct err *err)
+{
+	const char *s = getenv(LOAD_FORMAT_ENV);
+
+	*format = LOAD_FORMAT_BINARY;
+	if (!s || !*s || strcmp(s, "binary") == 0)
+		return 0;
+	if (strcmp(s, "text") == 0) {
+		*format = LOAD_FORMAT_TEXT;
+		return 0;
+	}
+	return err_set(err, -EINVAL, "%s: '%s' is not text or binary",
+		       LOAD_FORMAT_ENV, s);
+}
+
+int load_run(const struct load_opts *opts, struct load_progress *progress,
+	     void (*tick)(const struct load_progress *progress, void *arg),
+	     void *tick_arg, volatile sig_atomic_t *stop,
+	     struct load_result *result, struct err *err)
+{
+	static volatile sig_atomic_t never;
+	struct loader *ld;
+	PGconn *conn;
+	int njobs, i, t, rc;
+
+	memset(result, 0, sizeof(*result));
+	if (opts->warehouses < 1 || opts->jobs < 1)
+		return err_set(err, -EINVAL,
+			       "need at least 1 warehouse and 1 job");
+	if (!PQisthreadsafe())
+		return err_set(err, -ENOTSUP,
+			       "this libpq is not thread-safe: cannot load in "
+			       "parallel");
+	ld = calloc(1, sizeof(*ld));
+	if (!ld)
+		return err_set(err, -ENOMEM, "out of memory");
+	pthread_mutex_init(&ld->mu, NULL);
+	pthread_cond_init(&ld->cv, NULL);
+	ld->opts = opts;
+	ld->progress = progress;
+	ld->stop = stop ? stop : &never;
+	ld->params.seed = opts->seed;
+	ld->params.c_load = load_c_load_for_seed(opts->seed);
+	result->c_load = ld->params.c_load;
+	rc = copy_format(&ld->params.format, err);
+	if (rc < 0)
+		goto out;
+
+	progress->started_us = clock_mono_us();
+	atomic_store(&progress->phase, LOAD_PHASE_CONNECT);
+	for (t = 0; t < LOAD_TABLE_NR; t++) {
+		const struct load_table_info *ti = load_table_info(t);
+
+		progress->copy_bytes_total +=
+			(int64_t)ti->copy_bytes_per_w *
+			(ti->per_warehouse ? opts->warehouses : 1);
+	}
+	rc = build_tasks(ld, err);
+	if (rc < 0)
+		goto out;
+
+	conn = load_pg_connect(opts->conninfo, err);
+	if (!conn) {
+		rc = -EIO;
+		goto out;
+	}
+	rc = load_pg_exec(conn, "session settings", session_sql, err);
+	if (rc == 0)
+		rc = prepare(conn, ld, result, err);
+	if (rc == 0 && *ld->stop)
+		rc = err_set(err, -EINTR, "interrupted");
+	if (rc == 0) {
+		atomic_store(&progress->phase, LOAD_PHASE_WORK);
+		njobs = opts->jobs < ld->ntasks ? opts->jobs : ld->ntasks;
+		rc = run_jobs(ld, njobs, tick, tick_arg, err);
+	}
+	if (rc == 0 && *ld->stop)
+		rc = err_set(err, -EINTR, "interrupted");
+	if (rc == 0) {
+		atomic_store(&progress->phase, LOAD_PHASE_FINISH);
+		rc = finish(conn, result, err);
+	}
+	PQfinish(conn);
+	if (rc == 0) {
+		int64_t now = clock_mono_us();
+
+		atomic_store(&progress->phase, LOAD_PHASE_DONE);
+		result->copy_bytes = atomic_load(&progress->copy_bytes);
+		result->data_seconds =
+			(double)(ld->data_done_us - progress->started_us) / 1e6;
+		result->total_seconds =
+			(double)(now - progress->started_us) / 1e6;
+	}
+out:
+	for (i = 0; i < ld->ntasks; i++)
+		free(ld->tasks[i].sql);
+	pthread_cond_destroy(&ld->cv);
+	pthread_mutex_destroy(&ld->mu);
+	free(ld);
+	return rc;
+}

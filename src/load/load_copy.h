@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * load_copy.h - the loader's libpq layer: run a statement and turn a
+ * failure into one line of struct err, and stream one table with
+ * COPY ... FREEZE from the generator of load_gen.c. Internal to the
+ * loader (load.c) and the consistency check (check.c).
+ */
+#ifndef OLTPMARK_LOAD_COPY_H
+#define OLTPMARK_LOAD_COPY_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include <libpq-fe.h>
+
+#include "src/base/err.h"
+#include "src/load/load.h"
+
+/*
+ * Connect with conninfo ("" = PG* variables). On failure returns NULL and
+ * err says "cannot connect (<conninfo without password>): <libpq's first
+ * line>".
+ */
+PGconn *load_pg_connect(const char *conninfo, struct err *err);
+
+/*
+ * Run sql (one or more statements) and check that it succeeded. Returns 0
+ * or -EIO with err naming what (a short label) and the server's message.
+ */
+int load_pg_exec(PGconn *conn, const char *what, const char *sql,
+		 struct err *err);
+
+/*
+ * Run sql, which returns one row with one column, and copy that value
+ * (NULL: "") into out. Returns 0 or -EIO (err set).
+ */
+int load_pg_value(PGconn *conn, const char *what, const char *sql, char *out,
+		  size_t out_size, struct err *err);
+
+/*
+ * The server's message of a failed result, as one line (the first line of
+ * PQresultErrorMessage, without "ERROR:  "), into buf.
+ */
+void load_pg_result_msg(const PGresult *res, PGconn *conn, char *buf,
+			size_t size);
+
+/* What one COPY needs besides the connection. */
+struct load_copy_job {
+	const struct load_gen_params *params; /* the population */
+	enum load_table table;		      /* which table */
+	int warehouses;			      /* W: warehouses 1..W */
+	_Atomic int64_t *bytes;		      /* progress: add bytes sent */
+	atomic_bool *failed; /* set by another thread: give up soon */
+};
+
+/*
+ * In one transaction: TRUNCATE the table, COPY it FROM STDIN with FREEZE
+ * in job->params->format (binary, or text), generating the rows of every
+ * warehouse into a 256 KiB buffer, and COMMIT. TRUNCATE gives the table a
+ * new file in this transaction, which is what lets FREEZE write the rows
+ * already frozen and, with wal_level=minimal, lets the server skip WAL
+ * for them. Returns 0, -EINTR when *failed was set (the COPY is aborted
+ * and rolled back), or -EIO/-ENOMEM/-EINVAL with err set. Thread-safe
+ * with one connection per thread.
+ */
+int load_copy_table(PGconn *conn, const struct load_copy_job *job,
+		    struct err *err);
+
+#endif

@@ -1,0 +1,64 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# layers.bats - the include rules of docs/hacking.md hold on the tree, and
+# the checker (tests/include-rules.sh) does catch a broken one.
+
+setup() {
+	top=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+}
+
+@test "the tree keeps its include rules" {
+	run bash "$top/tests/include-rules.sh" "$top"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+# copy_tree DIR: the source folders of the tree into DIR.
+copy_tree() {
+	local dir=$1
+	mkdir -p "$dir"
+	cp -r "$top/src" "$top/drivers" "$top/terminals" "$top/analysis" "$dir/"
+}
+
+@test "base including another layer is caught" {
+	copy_tree "$BATS_TEST_TMPDIR/t"
+	printf '#include "drivers/driver.h"\n' >>"$BATS_TEST_TMPDIR/t/src/base/err.c"
+	run bash "$top/tests/include-rules.sh" "$BATS_TEST_TMPDIR/t"
+	[ "$status" -eq 1 ]
+	[[ $output == *"src/base/err.c:"*"src/base may not include drivers/driver.h"* ]]
+}
+
+@test "including the command layer is caught" {
+	copy_tree "$BATS_TEST_TMPDIR/t"
+	printf '#include "src/cmd/cmd.h"\n' >>"$BATS_TEST_TMPDIR/t/terminals/run.c"
+	run bash "$top/tests/include-rules.sh" "$BATS_TEST_TMPDIR/t"
+	[ "$status" -eq 1 ]
+	[[ $output == *"terminals may not include src/cmd/cmd.h"* ]]
+}
+
+@test "analysis including drivers or terminals is caught" {
+	copy_tree "$BATS_TEST_TMPDIR/t"
+	printf '#include "terminals/run.h"\n' >>"$BATS_TEST_TMPDIR/t/analysis/report/report.c"
+	printf '#include "drivers/driver.h"\n' >>"$BATS_TEST_TMPDIR/t/analysis/compare/score.c"
+	run bash "$top/tests/include-rules.sh" "$BATS_TEST_TMPDIR/t"
+	[ "$status" -eq 1 ]
+	[[ $output == *"analysis/report may not include terminals/run.h"* ]]
+	[[ $output == *"analysis/compare may not include drivers/driver.h"* ]]
+}
+
+@test "drivers including terminals or analysis is caught" {
+	copy_tree "$BATS_TEST_TMPDIR/t"
+	printf '#include "terminals/run.h"\n' >>"$BATS_TEST_TMPDIR/t/drivers/null.c"
+	run bash "$top/tests/include-rules.sh" "$BATS_TEST_TMPDIR/t"
+	[ "$status" -eq 1 ]
+	[[ $output == *"drivers may not include terminals/run.h"* ]]
+}
+
+@test "a file in a folder with no rule is caught" {
+	copy_tree "$BATS_TEST_TMPDIR/t"
+	mkdir -p "$BATS_TEST_TMPDIR/t/analysis/new"
+	printf 'int x;\n' >"$BATS_TEST_TMPDIR/t/analysis/new/x.c"
+	run bash "$top/tests/include-rules.sh" "$BATS_TEST_TMPDIR/t"
+	[ "$status" -eq 1 ]
+	[[ $output == *"analysis/new/x.c: in no layer"* ]]
+}
