@@ -6,7 +6,9 @@
  * the N terminals of warehouse w) has home warehouse w and Stock-Level
  * district i % 10 + 1, and belongs to worker (k - 1) % connections, so
  * every worker serves terminals of many warehouses and the staggered
- * starts are spread evenly over the workers.
+ * starts are spread evenly over the workers. Each terminal starts in the
+ * stationary state of its deck and keying/think cycle (terminal_start),
+ * so the mix is steady from its first transaction on.
  *
  * The main thread, while the workers run: wakes at the end of the
  * ramp-up to take the first cost sample (our CPU time, the server's, its
@@ -220,9 +222,8 @@ static void place_terminals(struct run *run, int *per_worker)
 		t->w_id = k / c->terminals_per_w + 1;
 		t->sl_d_id = i % TPCC_DISTRICTS_PER_W + 1;
 		rng_seed(&t->rng, c->seed, (uint64_t)k + 1);
-		deck_init(&t->deck);
-		t->next = deck_draw(&t->deck, &t->rng);
-		t->due_us = 0;
+		/* in phase: mid-deck, mid-cycle, as if it had always run */
+		terminal_start(t, &c->pacing);
 	}
 }
 
