@@ -5,7 +5,8 @@
 # checked and destroyed; every bad input must exit 2 and leave nothing; a
 # create that fails or is killed half way must undo itself; destroy must
 # refuse what is not ours and never detach a loop device someone else got.
-# Needs root and loop devices: every test skips with the reason otherwise.
+# Needs root and loop devices: every test but the one on the docs skips
+# with the reason otherwise.
 # No PostgreSQL is needed, so none is started.
 #
 # Each test runs in its own subshell; variables set in setup are read in
@@ -18,7 +19,8 @@ load helpers
 
 RUN_ARRAY=$REPO/run/array
 
-setup() {
+# need_array: skip the test unless run/array can work here.
+need_array() {
 	if ((EUID != 0)); then
 		skip "needs root (losetup, mkfs, mount)"
 	fi
@@ -29,6 +31,9 @@ setup() {
 		skip "no free loop device (losetup --find failed)"
 	fi
 	command -v mkfs.ext4 >/dev/null 2>&1 || skip "mkfs.ext4 not installed (Debian: e2fsprogs)"
+}
+
+setup() {
 	# Under /tmp, not bats' run directory: short paths, and one place to
 	# look for anything left behind.
 	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/oltpmark-array.XXXXXX")
@@ -40,6 +45,10 @@ teardown() {
 	local d dev
 
 	[[ -n ${T:-} && -d $T ]] || return 0
+	if ((EUID != 0)); then
+		rm -rf -- "$T"
+		return 0
+	fi
 	if [[ -n $HOLD_PID ]]; then
 		kill "$HOLD_PID" 2>/dev/null || true
 		wait "$HOLD_PID" 2>/dev/null || true
@@ -121,6 +130,7 @@ EOF
 }
 
 @test "create makes 3 mounted loop devices with direct I/O, destroy removes them" {
+	need_array
 	local dirs d numbers
 
 	run --separate-stderr "$RUN_ARRAY" create --disks 3 --size 64M "$T/a"
@@ -170,6 +180,7 @@ EOF
 }
 
 @test "an existing empty MOUNTDIR and backing directory are kept by destroy" {
+	need_array
 	mkdir "$T/m" "$T/b"
 	run "$RUN_ARRAY" create --disks 2 --size 32M --backing "$T/b" "$T/m"
 	[ "$status" -eq 0 ]
@@ -181,6 +192,7 @@ EOF
 }
 
 @test "--owner gives each mounted directory to that user" {
+	need_array
 	id -u nobody >/dev/null 2>&1 || skip "no user nobody"
 	run "$RUN_ARRAY" create --disks 2 --size 32M --owner nobody "$T/o"
 	[ "$status" -eq 0 ]
@@ -189,6 +201,7 @@ EOF
 }
 
 @test "bad numbers, sizes and options exit 2 and make nothing" {
+	need_array
 	expect_bad_input create --disks 0 --size 64M "$T/x"
 	expect_bad_input create --disks 65 --size 64M "$T/x"
 	expect_bad_input create --disks two --size 64M "$T/x"
@@ -215,10 +228,12 @@ EOF
 }
 
 @test "more than the backing filesystem holds exits 2 and makes nothing" {
+	need_array
 	expect_bad_input create --disks 64 --size 4000000G "$T/x"
 }
 
 @test "a MOUNTDIR in use (mounted, not empty, a file, an array) exits 2" {
+	need_array
 	mkdir "$T/full"
 	touch "$T/full/something"
 	expect_bad_input create --disks 2 --size 64M "$T/full"
@@ -236,6 +251,7 @@ EOF
 }
 
 @test "mkfs.xfs missing for --fs xfs exits 2 and makes nothing" {
+	need_array
 	if command -v mkfs.xfs >/dev/null 2>&1; then
 		skip "mkfs.xfs is installed here"
 	fi
@@ -244,6 +260,7 @@ EOF
 }
 
 @test "without root: exit 2, nothing made" {
+	need_array
 	command -v setpriv >/dev/null 2>&1 || skip "setpriv not installed (Debian: util-linux)"
 	id -u nobody >/dev/null 2>&1 || skip "no user nobody"
 	expect_bad_input_as_nobody() {
@@ -264,6 +281,7 @@ EOF
 }
 
 @test "without loop devices: exit 2, nothing made" {
+	need_array
 	# A mount namespace whose /dev is an empty tmpfs: a machine without
 	# /dev/loop-control, as far as run/array can see.
 	if ! unshare --mount true 2>/dev/null; then
@@ -283,6 +301,7 @@ EOF
 }
 
 @test "a create that fails half way undoes everything" {
+	need_array
 	local before
 
 	fake_mkfs fail
@@ -297,6 +316,7 @@ EOF
 }
 
 @test "a create killed half way undoes everything" {
+	need_array
 	local before
 
 	fake_mkfs term
@@ -308,6 +328,7 @@ EOF
 }
 
 @test "destroy and status refuse a MOUNTDIR without the marker" {
+	need_array
 	mkdir "$T/plain"
 	touch "$T/plain/d1"
 	expect_bad_input destroy "$T/plain"
@@ -324,6 +345,7 @@ EOF
 }
 
 @test "destroy leaves alone a loop device that is no longer ours" {
+	need_array
 	local dev
 
 	run "$RUN_ARRAY" create --disks 2 --size 32M "$T/a"
@@ -353,6 +375,7 @@ EOF
 }
 
 @test "destroy of a busy array stops, keeps the marker, and can run again" {
+	need_array
 	run "$RUN_ARRAY" create --disks 2 --size 32M "$T/a"
 	[ "$status" -eq 0 ]
 	# A process working in d2 keeps its filesystem busy.
@@ -380,6 +403,7 @@ EOF
 }
 
 @test "an xfs array can be made and destroyed" {
+	need_array
 	command -v mkfs.xfs >/dev/null 2>&1 || skip "mkfs.xfs not installed (Debian: xfsprogs)"
 	run "$RUN_ARRAY" create --disks 2 --size 300M --fs xfs "$T/a"
 	[ "$status" -eq 0 ]
@@ -387,4 +411,28 @@ EOF
 	run "$RUN_ARRAY" destroy "$T/a"
 	[ "$status" -eq 0 ]
 	[ -z "$(loops_of "$T/a.backing")" ]
+}
+
+@test "every option and command of run/array --help is in docs/array.md" {
+	local help opt c
+	local -a opts cmds missing=()
+
+	run "$RUN_ARRAY" --help
+	[ "$status" -eq 0 ]
+	[[ $output == "Usage: run/array "* ]]
+	help=$output
+	mapfile -t opts < <(grep -oE -- '--[a-z][a-z0-9-]*' <<<"$help" | sort -u)
+	((${#opts[@]} >= 5))
+	for opt in "${opts[@]}"; do
+		grep -qE -- "${opt}([^a-z0-9-]|\$)" "$REPO/docs/array.md" ||
+			missing+=("$opt")
+	done
+	mapfile -t cmds < <(sed -n '/^Commands:/,/^[^ ]/s/^  \([a-z][a-z]*\)  .*/\1/p' <<<"$help")
+	[ "${#cmds[@]}" -eq 3 ]
+	for c in "${cmds[@]}"; do
+		grep -qE -- "run/array $c( |\$)" "$REPO/docs/array.md" ||
+			missing+=("$c")
+	done
+	echo "docs/array.md does not document: ${missing[*]}"
+	[ "${#missing[@]}" -eq 0 ]
 }
