@@ -222,6 +222,8 @@ EOF
 	expect_bad_input create --disks 2 --size 64M "$T/no/such/parent"
 	expect_bad_input create --disks 2 --size 64M --backing "$T/x/inside" "$T/x"
 	expect_bad_input create --disks 2 --size 64M --backing "$T/x" "$T/x"
+	expect_bad_input create --disks 2 --size 64M "$T/with space"
+	expect_bad_input create --disks 2 --size 64M --backing "$T/back\\slash" "$T/x"
 	expect_bad_input bogus
 	expect_bad_input destroy
 	expect_bad_input status "$T/a" "$T/b"
