@@ -306,11 +306,14 @@ static const json_t *resfile_member(const json_t *obj, const char *key)
 	return json_is_null(v) ? NULL : v;
 }
 
+double resfile_number(const json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
 double resfile_get_number(const json_t *obj, const char *key)
 {
-	const json_t *v = resfile_member(obj, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
+	return resfile_number(resfile_member(obj, key));
 }
 
 int64_t resfile_get_count(const json_t *obj, const char *key)

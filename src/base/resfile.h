@@ -105,6 +105,9 @@ int resfile_write_json(const char *path, const json_t *obj, struct err *err);
 /* A number (integer or real) as a double; NAN otherwise. */
 double resfile_get_number(const json_t *obj, const char *key);
 
+/* resfile_get_number() of a value itself (NULL too). */
+double resfile_number(const json_t *v);
+
 /*
  * A count: an integer >= 0, or a real >= 0 truncated (a hand-written
  * 1e6 is a real to jansson); -1 when absent, negative or not a number.
