@@ -29,6 +29,7 @@
 
 #include "config.h"
 #include "src/base/clock.h"
+#include "src/base/resfile.h"
 #include "src/base/sysinfo.h"
 
 /*
@@ -771,7 +772,7 @@ static json_t *run_json(const struct run *run)
 		return NULL;
 	}
 	run_pacing_text(&c->pacing, pacing, sizeof(pacing));
-	json_object_set_new(o, "format", json_string("oltpmark-run/1"));
+	json_object_set_new(o, "format", json_string(RESFILE_TAG_RUN));
 	json_object_set_new(o, "oltpmark_version",
 			    json_string(OLTPMARK_VERSION));
 	json_object_set_new(o, "partial", json_boolean(r->partial));
@@ -812,34 +813,22 @@ static json_t *run_json(const struct run *run)
 
 int run_write_json(const struct run *run, struct err *err)
 {
-	char path[PATH_MAX], tmp[PATH_MAX];
+	char path[PATH_MAX];
 	json_t *o;
 	int rc;
 
 	if (!run->executed)
 		return err_set(err, -EINVAL, "the run has not been executed");
 	if (snprintf(path, sizeof(path), "%s/run.json", run->cfg.out_dir) >=
-		    (int)sizeof(path) ||
-	    snprintf(tmp, sizeof(tmp), "%s/run.json.tmp", run->cfg.out_dir) >=
-		    (int)sizeof(tmp))
+	    (int)sizeof(path))
 		return err_set(err, -ENAMETOOLONG,
 			       "result directory name too long");
 	o = run_json(run);
 	if (!o)
 		return err_set(err, -ENOMEM, "out of memory");
-	rc = json_dump_file(o, tmp, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	rc = resfile_write_json(path, o, err);
 	json_decref(o);
-	if (rc < 0) {
-		unlink(tmp);
-		return err_set(err, -EIO, "cannot write %s", tmp);
-	}
-	if (rename(tmp, path) < 0) {
-		rc = -errno;
-		unlink(tmp);
-		return err_set(err, rc, "cannot rename %s: %s", tmp,
-			       strerror(-rc));
-	}
-	return 0;
+	return rc;
 }
 
 void run_close(struct run *run)

@@ -30,7 +30,6 @@
 #include "src/base/hist.h"
 #include "src/base/txn.h"
 
-#define SUM_FORMAT		 "oltpmark-summary/1"
 #define SUM_DIST_BUCKETS	 20    /* RT distribution buckets (>= 20) */
 #define SUM_STEADY_INTERVAL_MS	 10000 /* steady-state sample length */
 #define SUM_STEADY_LIMIT_PCT	 2.0   /* largest fitted change allowed */
