@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * txn.h - the five TPC-C transactions as data: their types, the inputs a
- * terminal generates (clause 2, tpcc-notes section 3) and the result a
- * driver hands back. Terminals fill a struct txn_input, a driver executes
- * it and fills a struct txn_output; neither knows how the other works.
+ * terminal generates (clause 2; docs/tpcc.md, Transaction profiles) and
+ * the result a driver hands back. Terminals fill a struct txn_input, a
+ * driver executes it and fills a struct txn_output; neither knows how the
+ * other works.
  */
 #ifndef OLTPMARK_TXN_H
 #define OLTPMARK_TXN_H
