@@ -110,11 +110,4 @@ struct txn_output {
 /* "new_order", "payment", ... as in mix.csv; NULL for bad values. */
 const char *txn_type_name(enum txn_type type);
 
-/* "ok", "rollback", "error". */
-const char *txn_status_name(enum txn_status status);
-
-/* Parse the names back; -1 when unknown. */
-int txn_type_from_name(const char *name);
-int txn_status_from_name(const char *name);
-
 #endif
