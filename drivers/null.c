@@ -14,9 +14,13 @@
 #include "config.h"
 #include "drivers/driver.h"
 
-/* A null connection only numbers orders, per district as a database would. */
+/*
+ * A null connection only numbers orders: one counter per connection,
+ * starting at 3001 like a freshly loaded district, not one per district
+ * as a database keeps (nothing outside the drivers reads an O_ID back).
+ */
 struct driver_conn {
-	int next_o_id; /* order ids handed out by this connection */
+	int next_o_id; /* next O_ID this connection hands out */
 };
 
 static int null_connect(const struct driver_config *cfg,

@@ -2,9 +2,10 @@
 /*
  * pgsql_sql.c - sql mode (--tx-mode sql): each transaction as client-side
  * prepared statements inside BEGIN ... COMMIT, with the semantics of the
- * PL/pgSQL functions and the steps of tpcc-notes section 3. The client
- * carries the values between steps (O_ID, prices, C_ID, order totals), as
- * an application would.
+ * PL/pgSQL functions and the steps of the profiles
+ * (docs/tpcc.md, Transaction profiles). The client carries the values
+ * between steps (O_ID, prices, C_ID, order totals), as an application
+ * would.
  *
  * Round trips are few: statements that do not depend on each other's
  * results go out together in one pipelined batch (pgsql_batch_*), and

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * deck.h - the transaction mix as a deck of cards (TPC-C 5.2.4.2).
+ * deck.h - the transaction mix as a deck of cards (TPC-C 5.2.4.2;
+ * docs/tpcc.md, Terminals and the mix).
  *
  * A deck holds one set of 23 cards: 10 New-Order, 10 Payment and one each
  * of Order-Status, Delivery and Stock-Level. A terminal draws its next

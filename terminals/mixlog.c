@@ -24,6 +24,7 @@ const struct mixlog_word mixlog_type_words[TXN_NR] = {
 	[TXN_STOCK_LEVEL] = WORD("stock_level,"),
 };
 
+/* The words enum txn_status names in src/base/txn.h, each with its comma. */
 const struct mixlog_word mixlog_status_words[TXN_STATUS_NR] = {
 	[TXN_STATUS_OK] = WORD("ok,"),
 	[TXN_STATUS_ROLLBACK] = WORD("rollback,"),

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * pacing.h - keying and think times of an emulated terminal (TPC-C 5.2.5).
+ * pacing.h - keying and think times of an emulated terminal (TPC-C 5.2.5;
+ * docs/tpcc.md, Keying and think times).
  *
  * A terminal's cycle is: key the input (a constant keying time per type),
  * submit, wait for the response, read it (a random think time), then key

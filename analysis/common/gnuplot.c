@@ -137,12 +137,6 @@ bool gp_available(char *why, size_t why_size)
 	return probed > 0;
 }
 
-const char *gp_png_terminal(void)
-{
-	gp_available(NULL, 0);
-	return png_term;
-}
-
 FILE *gp_create(const char *dir, const char *file, struct err *err)
 {
 	char path[PATH_MAX];

@@ -36,9 +36,6 @@
  */
 bool gp_available(char *why, size_t why_size);
 
-/* The PNG terminal in use: "pngcairo" when gnuplot has it, else "png". */
-const char *gp_png_terminal(void);
-
 /*
  * Create dir/file for writing (truncating it). NULL with err set when it
  * cannot be opened.

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check.h - the TPC-C consistency conditions (clause 3.3.2) of
- * schema/checks.sql, run in parallel over a few connections.
+ * schema/checks.sql, run in parallel over a few connections. What each
+ * condition says and when it holds: docs/tpcc.md, Consistency conditions.
  *
  * checks.sql holds one query per condition, each after a line
  * "-- C<n>: <description>"; a query returns the keys of the rows that
