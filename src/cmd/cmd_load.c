@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "drivers/pgconn.h"
 #include "src/base/clock.h"
 #include "src/cmd/cmd.h"
-#include "src/base/conninfo.h"
 #include "src/load/load.h"
 #include "src/base/log.h"
 #include "src/cmd/opt.h"
@@ -134,7 +134,7 @@ int cmd_load(int argc, char **argv)
 			  "--help)");
 		return EXIT_BAD_USAGE;
 	}
-	if (conninfo && conninfo_validate(conninfo, &err) < 0) {
+	if (conninfo && pgconn_validate(conninfo, &err) < 0) {
 		log_error("option --conninfo: %s", err.msg);
 		return EXIT_BAD_USAGE;
 	}
