@@ -61,7 +61,7 @@ int cmd_check(int argc, char **argv)
 		  .min = 1, .max = 16 },
 		{ .long_name = "conninfo", .kind = OPT_STRING,
 		  .value = &conninfo, .arg_name = "STR",
-		  .help = "libpq connection string (default: PG* vars)" },
+		  .help = "libpq conninfo, URI or database name (default: PG* vars)" },
 	};
 	/* clang-format on */
 	static const struct opt_cmd cmd = {

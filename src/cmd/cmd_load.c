@@ -93,7 +93,7 @@ int cmd_load(int argc, char **argv)
 		  .min = 0, .max = INT_MAX },
 		{ .long_name = "conninfo", .kind = OPT_STRING,
 		  .value = &conninfo, .arg_name = "STR",
-		  .help = "libpq connection string (default: PG* vars)" },
+		  .help = "libpq conninfo, URI or database name (default: PG* vars)" },
 	};
 	/* clang-format on */
 	static const struct opt_cmd cmd = {
