@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pgsql_internal.h - what the three files of the PostgreSQL driver share
- * and nothing else includes: the connection, how one attempt at a
- * transaction ends, text parameters written by hand (no printf per
- * transaction), pipelined batches of statements, and the error
- * classification. pgsql.c holds the ops table, connections and error
+ * and nothing else includes: the connection, the two transaction modes,
+ * text parameters written by hand (no printf per transaction), pipelined
+ * batches of statements, and the error classification into enum
+ * driver_outcome. pgsql.c holds the ops table, connections and the
  * classification; pgsql_proc.c and pgsql_sql.c each run the five
  * transactions one way. Connecting, error lines and oltpmark_meta are
  * the access layer's (drivers/pgconn.h); retries are the engine's.
