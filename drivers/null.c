@@ -34,10 +34,10 @@ static int null_connect(const struct driver_config *cfg,
 	return 0;
 }
 
-static int null_execute(struct driver_conn *conn, const struct txn_input *in,
-			struct txn_output *out)
+static enum driver_outcome null_attempt(struct driver_conn *conn,
+					const struct txn_input *in,
+					struct txn_output *out)
 {
-	memset(out, 0, sizeof(*out));
 	out->status = TXN_STATUS_OK;
 	switch (in->type) {
 	case TXN_NEW_ORDER:
@@ -51,7 +51,7 @@ static int null_execute(struct driver_conn *conn, const struct txn_input *in,
 	default:
 		break;
 	}
-	return 0;
+	return DRIVER_DONE;
 }
 
 static int null_reconnect(struct driver_conn *conn, struct err *err)
@@ -106,7 +106,7 @@ const struct driver_ops driver_null = {
 	.name = "null",
 	.version = DRIVER_INTERFACE_VERSION,
 	.connect = null_connect,
-	.execute = null_execute,
+	.attempt = null_attempt,
 	.reconnect = null_reconnect,
 	.disconnect = null_disconnect,
 	.db_info = null_db_info,

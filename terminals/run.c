@@ -153,6 +153,9 @@ static int check_config(const struct run_config *c, struct err *err)
 		return err_set(
 			err, -EINVAL,
 			"bad duration, ramp-up, progress, reconnect or drain time");
+	if (c->max_retries < 0)
+		return err_set(err, -EINVAL, "bad max_retries %d",
+			       c->max_retries);
 	return 0;
 }
 
@@ -292,6 +295,7 @@ int run_open(struct run **out, const struct run_config *cfg, struct err *err)
 	run->eng.ramp_us = (int64_t)cfg->ramp_up_s * 1000000;
 	run->eng.progress_us = (int64_t)cfg->progress_s * 1000000;
 	run->eng.reconnect_us = (int64_t)cfg->reconnect_s * 1000000;
+	run->eng.max_retries = cfg->max_retries;
 	run->eng.drain_us = (int64_t)cfg->drain_s * 1000000;
 	run->eng.log = cfg->log;
 	run->eng.log_ctx = cfg->cb_ctx;

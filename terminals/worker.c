@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "src/base/clock.h"
+#include "terminals/retry.h"
 
 /*
  * Longest sleep: how soon a sleeping worker notices a stop request. Idle
@@ -241,13 +242,17 @@ static void worker_lost(struct worker *w, int64_t now)
 		(double)w->eng->reconnect_us / 1e6);
 }
 
-/* Execute w->in on the connection and time it. Returns the driver's rc. */
+/*
+ * Execute w->in on the connection, retries included (terminals/retry.c),
+ * and time it. 0, or -ENOTCONN when the connection was lost.
+ */
 static int worker_execute(struct worker *w, int64_t *send_us, int64_t *done_us)
 {
 	int rc;
 
 	*send_us = clock_mono_us();
-	rc = w->eng->ops->execute(w->conn, &w->in, &w->out);
+	rc = retry_execute(w->eng->ops, w->conn, w->eng->max_retries, &w->in,
+			   &w->out);
 	*done_us = clock_mono_us();
 	/* only what the driver reports as done counts as done */
 	if (rc < 0)

@@ -25,9 +25,9 @@
 #include "analysis/report/report.h"
 #include "config.h"
 #include "drivers/driver.h"
+#include "drivers/pgconn.h"
 #include "src/base/clock.h"
 #include "src/cmd/cmd.h"
-#include "src/base/conninfo.h"
 #include "src/base/log.h"
 #include "src/base/resfile.h"
 #include "src/cmd/opt.h"
@@ -550,7 +550,7 @@ int cmd_run(int argc, char **argv)
 	    check_notes(&o->notes, &err) < 0 ||
 	    reconnect_seconds(&reconnect_s, &err) < 0)
 		return usage_error(&err);
-	if (o->conninfo && conninfo_validate(o->conninfo, &err) < 0) {
+	if (o->conninfo && pgconn_validate(o->conninfo, &err) < 0) {
 		char msg[ERR_MSG_MAX];
 
 		snprintf(msg, sizeof(msg), "%s", err.msg);
@@ -579,7 +579,7 @@ int cmd_run(int argc, char **argv)
 	cfg.driver = driver_find(driver_names[o->driver]);
 	cfg.db.conninfo = o->conninfo;
 	cfg.db.tx_mode = (enum driver_tx_mode)o->tx_mode;
-	cfg.db.max_retries = RUN_MAX_RETRIES;
+	cfg.max_retries = RUN_MAX_RETRIES;
 	cfg.warehouses = o->warehouses;
 	cfg.terminals_per_w = o->terminals_per_w;
 	cfg.connections = o->connections;

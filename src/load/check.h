@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 
+#include "drivers/pgconn.h"
 #include "src/base/err.h"
 
 #define CHECK_MAX	     32 /* conditions in checks.sql, at most */
@@ -60,7 +61,7 @@ struct check_outcome {
 
 /* What to check. */
 struct check_opts {
-	const char *conninfo; /* libpq connection string; "" = PG* */
+	const char *conninfo; /* as pgconn_validate takes it; "" = PG* */
 	bool quick;	      /* only C1..C4 */
 	int jobs;	      /* parallel connections, at least 1 */
 };
@@ -76,5 +77,15 @@ struct check_opts {
  */
 int check_run(const struct check_opts *opts, struct check_outcome *out,
 	      struct err *err);
+
+/*
+ * Connect to conninfo and read oltpmark_meta into meta, whatever its
+ * status says (`oltpmark check --meta`: scripts ask it whether a database
+ * holds the load they want). 0; -ENOENT for a database without the meta
+ * row; another negative errno when the connection or the query failed.
+ * err says which.
+ */
+int check_read_meta(const char *conninfo, struct pgconn_meta *meta,
+		    struct err *err);
 
 #endif

@@ -147,7 +147,7 @@ int load_statement_table(const char *sql);
 
 /* What to load, and where. */
 struct load_opts {
-	const char *conninfo; /* libpq connection string; "" = PG* variables */
+	const char *conninfo; /* as pgconn_validate takes it; "" = PG* */
 	int warehouses;	      /* W, at least 1 */
 	int jobs;	      /* parallel connections, at least 1 */
 	uint64_t seed;	      /* see struct load_gen_params */

@@ -53,7 +53,7 @@ static struct run_config base_config(const char *dir)
 	memset(&c, 0, sizeof(c));
 	c.driver = driver_find("null");
 	c.db.tx_mode = DRIVER_TX_PROCEDURE;
-	c.db.max_retries = 3;
+	c.max_retries = 3;
 	c.warehouses = 2;
 	c.terminals_per_w = 10;
 	c.connections = 2;
