@@ -110,8 +110,8 @@ EOF
 		-d 60 --ramp-up 1 --no-baseline --hooks none \
 		--variant "rec=$EXP_DIR/record-variant-int" \
 		--results "$EXP_DIR/results" >"$EXP_DIR/int.out" 2>&1 &
-	local pid=$! i
-	for i in $(seq 1 120); do
+	local pid=$!
+	for _ in $(seq 1 120); do
 		grep -q "^apply" "$log" 2>/dev/null && grep -q "run: kern-i" "$EXP_DIR/int.out" && break
 		sleep 0.5
 	done
