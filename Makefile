@@ -35,7 +35,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SOURCES))
 BENCH_SOURCES := $(sort $(wildcard tests/bench/bench_*.c))
 BENCH_BINS := $(patsubst tests/bench/%.c,build/bench/%,$(BENCH_SOURCES))
 SHELL_SCRIPTS := configure run/pg run/oltpmark-run run/lib.sh run/demo \
-	run/install-deps \
+	run/install-deps run/array \
 	$(wildcard run/hooks/*) $(wildcard run/variants/*) \
 	$(wildcard tests/*.sh) $(wildcard tests/integration/*.bash) .ci/run
 DEPFLAGS = -MMD -MP

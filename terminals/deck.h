@@ -33,6 +33,21 @@ extern const uint8_t deck_cards_per_set[TXN_NR];
 void deck_init(struct deck *deck);
 
 /*
+ * Begin a pass now: shuffle the set (Fisher-Yates with rng) and put the
+ * next draw at its first card. deck_draw() does this by itself when a
+ * pass is used up; a terminal that starts in the middle of a pass calls
+ * it, then deck_seek().
+ */
+void deck_shuffle(struct deck *deck, struct rng *rng);
+
+/*
+ * Make the card at position pos (0..DECK_CARDS - 1) of the current pass
+ * the next one drawn; DECK_CARDS: the pass is used up, the next draw
+ * shuffles. Other values are clamped to that range.
+ */
+void deck_seek(struct deck *deck, int pos);
+
+/*
  * Next transaction type. Shuffles (Fisher-Yates with rng) when a pass
  * begins. Not thread-safe: a deck belongs to one terminal.
  */

@@ -468,8 +468,9 @@ static bool worker_gate(struct engine *e)
 }
 
 /*
- * First due times: terminal k of the run's T starts k/T of the way into
- * the ramp-up, plus the keying time of its first transaction.
+ * First due times: terminal k of the run's T starts (k - 1)/T of the way
+ * into the ramp-up, and its first transaction is due what terminal_start()
+ * chose after that: the rest of the keying or think time it is in.
  */
 static void worker_start_terminals(struct worker *w)
 {
@@ -482,8 +483,7 @@ static void worker_start_terminals(struct worker *w)
 							    e->terminals
 						  : 0;
 
-		t->due_us = e->start_us + offset +
-			    pacing_keying_us(&e->pacing, t->next);
+		t->due_us = e->start_us + offset + t->due_us;
 		sched_push(&w->sched, t);
 	}
 	if (e->progress_us > 0)

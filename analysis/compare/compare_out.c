@@ -13,6 +13,7 @@
 #include "analysis/compare/compare_out.h"
 #include "analysis/common/html_page.h"
 #include "analysis/parsers/parse_perflock.h"
+#include "src/base/resfile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -1986,7 +1987,7 @@ static int write_json(FILE *f, const struct cout_input *in, struct err *err)
 		json_decref(configs);
 		return err_set(err, -ENOMEM, "out of memory");
 	}
-	jset(root, "format", json_string(COUT_JSON_FORMAT), &oom);
+	jset(root, "format", json_string(RESFILE_TAG_COMPARE), &oom);
 	jset(root, "metric", json_string(in->metric), &oom);
 	jset(root, "baseline", json_string(t->labels[t->baseline]), &oom);
 	jset(root, "baseline_from",

@@ -417,7 +417,7 @@ static void test_bad_config(void **state)
 
 static void test_row_format(void **state)
 {
-	struct mixlog log = {.fd = -1};
+	struct mixlog log = {.file.fd = -1};
 	struct mixlog_buf b;
 	char buf[64], *end;
 	int t, s;
