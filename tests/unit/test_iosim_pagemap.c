@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -585,6 +586,75 @@ static void test_pick_untouched(void **state)
 	iosim_pagemap_free(&map);
 }
 
+/* One thread's share of test_concurrent_state(). */
+struct worker {
+	struct iosim_pagemap *map; /* shared */
+	enum txn_type type;	   /* New-Order or Delivery */
+	int calls;		   /* how many */
+};
+
+static void *worker_main(void *arg)
+{
+	static const int items[1] = {1};
+	struct worker *wk = arg;
+	struct iosim_pagemap_touch *t = malloc(sizeof(*t));
+	struct txn_input in;
+	int i;
+
+	assert_non_null(t);
+	for (i = 0; i < wk->calls; i++) {
+		if (wk->type == TXN_NEW_ORDER) {
+			new_order(&in, 1, 1, 1, 1, items, false);
+		} else {
+			memset(&in, 0, sizeof(in));
+			in.type = TXN_DELIVERY;
+			in.u.delivery.w_id = 1;
+		}
+		iosim_pagemap_touch(wk->map, &in, t);
+	}
+	free(t);
+	return NULL;
+}
+
+/* Run 4 threads of calls of type on map. */
+static void run_workers(struct iosim_pagemap *map, enum txn_type type,
+			int calls)
+{
+	struct worker wk[4];
+	pthread_t tid[4];
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		wk[i] = (struct worker){map, type, calls};
+		assert_int_equal(
+			pthread_create(&tid[i], NULL, worker_main, &wk[i]), 0);
+	}
+	for (i = 0; i < 4; i++)
+		pthread_join(tid[i], NULL);
+}
+
+/* Threads share the district state: no order id or delivery twice. */
+static void test_concurrent_state(void **state)
+{
+	struct iosim_profile p;
+	struct iosim_pagemap map;
+	struct err err;
+	int d;
+
+	(void)state;
+	profile_for(&p, 1);
+	assert_int_equal(iosim_pagemap_init(&map, &p, 1, &err), 0);
+	run_workers(&map, TXN_NEW_ORDER, 5000);
+	assert_int_equal(atomic_load(&map.district[0].next_o_id), 23001);
+	/* district 1 has 20900 undelivered orders, the others 900 each */
+	run_workers(&map, TXN_DELIVERY, 1000);
+	assert_int_equal(atomic_load(&map.district[0].next_delivery), 6101);
+	for (d = 1; d < 10; d++)
+		assert_int_equal(atomic_load(&map.district[d].next_delivery),
+				 3001);
+	iosim_pagemap_free(&map);
+}
+
 static void test_too_many_warehouses(void **state)
 {
 	struct iosim_profile p;
@@ -616,6 +686,7 @@ int main(void)
 		cmocka_unit_test(test_district_state),
 		cmocka_unit_test(test_plan_totals),
 		cmocka_unit_test(test_pick_untouched),
+		cmocka_unit_test(test_concurrent_state),
 		cmocka_unit_test(test_too_many_warehouses),
 	};
 
