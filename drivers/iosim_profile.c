@@ -537,7 +537,12 @@ static int iosim_profile_read_layout(struct iosim_profile_reader *rd,
 	rc = iosim_profile_need_count(rd, o, "layout", "directories", &dirs);
 	if (rc < 0)
 		return rc;
-	lay->directories = dirs > 1000000 ? 1000000 : (int)dirs;
+	if (dirs > IOSIM_PROFILE_DIRECTORIES_MAX)
+		return iosim_profile_err(rd->err, -EINVAL, rd->name,
+					 "layout.directories",
+					 "%lld, more than %d", (long long)dirs,
+					 IOSIM_PROFILE_DIRECTORIES_MAX);
+	lay->directories = (int)dirs;
 	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++)
 		lay->placement[r] = -1;
 	place = json_object_get(o, "placement");
@@ -595,7 +600,12 @@ static int iosim_profile_from_json(struct iosim_profile_reader *rd,
 	rc = iosim_profile_need_count(rd, root, "", "warehouses", &w);
 	if (rc < 0)
 		return rc;
-	prof->warehouses = w > 1000000 ? 1000000 : (int)w;
+	if (w > IOSIM_PROFILE_WAREHOUSES_MAX)
+		return iosim_profile_err(rd->err, -EINVAL, rd->name,
+					 "warehouses", "%lld, more than %d",
+					 (long long)w,
+					 IOSIM_PROFILE_WAREHOUSES_MAX);
+	prof->warehouses = (int)w;
 	rc = iosim_profile_need_count(rd, root, "", "page_bytes", &w);
 	if (rc < 0)
 		return rc;
@@ -665,9 +675,11 @@ int iosim_profile_validate(const struct iosim_profile *prof, const char *name,
 	size_t k;
 	int type, r, d, rc;
 
-	if (prof->warehouses < 1)
+	if (prof->warehouses < 1 ||
+	    prof->warehouses > IOSIM_PROFILE_WAREHOUSES_MAX)
 		return iosim_profile_err(err, -EINVAL, name, "warehouses",
-					 "must be at least 1, found %d",
+					 "must be 1 to %d, found %d",
+					 IOSIM_PROFILE_WAREHOUSES_MAX,
 					 prof->warehouses);
 	if (!(isfinite(prof->duration_s) && prof->duration_s > 0))
 		return iosim_profile_err(err, -EINVAL, name, "duration_s",
@@ -789,10 +801,12 @@ int iosim_profile_validate(const struct iosim_profile *prof, const char *name,
 		return iosim_profile_err(err, -EINVAL, name, "layout.kind",
 					 "unknown layout %d",
 					 (int)prof->layout.kind);
-	if (prof->layout.directories < 1)
+	if (prof->layout.directories < 1 ||
+	    prof->layout.directories > IOSIM_PROFILE_DIRECTORIES_MAX)
 		return iosim_profile_err(err, -EINVAL, name,
 					 "layout.directories",
-					 "must be at least 1, found %d",
+					 "must be 1 to %d, found %d",
+					 IOSIM_PROFILE_DIRECTORIES_MAX,
 					 prof->layout.directories);
 	if (prof->layout.kind == IOSIM_PROFILE_LAYOUT_SINGLE &&
 	    prof->layout.directories != 1)

@@ -23,12 +23,14 @@
 #include "src/base/err.h"
 #include "src/base/txn.h"
 
-#define IOSIM_PROFILE_PAGE_BYTES  8192 /* PostgreSQL's BLCKSZ; the only one */
-#define IOSIM_PROFILE_DEVICES_MAX 32   /* devices in "background" */
-#define IOSIM_PROFILE_NAME_MAX	  32   /* a device name and its NUL */
-#define IOSIM_PROFILE_TEXT_MAX	  64   /* the descriptive strings */
-#define IOSIM_PROFILE_SHARE_SLACK 0.01 /* how far from 1 shares may sum */
-#define IOSIM_PROFILE_FILE_MAX	  (4 << 20) /* a bigger file is refused */
+#define IOSIM_PROFILE_PAGE_BYTES      8192 /* PostgreSQL's BLCKSZ; the only one */
+#define IOSIM_PROFILE_DEVICES_MAX     32   /* devices in "background" */
+#define IOSIM_PROFILE_NAME_MAX	      32   /* a device name and its NUL */
+#define IOSIM_PROFILE_TEXT_MAX	      64   /* the descriptive strings */
+#define IOSIM_PROFILE_SHARE_SLACK     0.01 /* how far from 1 shares may sum */
+#define IOSIM_PROFILE_FILE_MAX	      (4 << 20) /* a bigger file is refused */
+#define IOSIM_PROFILE_WAREHOUSES_MAX  100000	/* as oltpmark load's */
+#define IOSIM_PROFILE_DIRECTORIES_MAX 4096	/* of a layout */
 
 /*
  * The relations of the schema (schema/tables.sql, schema/indexes.sql),

@@ -208,7 +208,11 @@ static void test_edits(void **state)
 {
 	static const struct edit_case cases[] = {
 		{"", "warehouses", "0", -EINVAL,
-		 "warehouses: must be at least 1, found 0"},
+		 "warehouses: must be 1 to 100000, found 0"},
+		{"", "warehouses", "100001", -EINVAL,
+		 "warehouses: 100001, more than 100000"},
+		{"layout", "directories", "99999999999", -EINVAL,
+		 "layout.directories: 99999999999, more than 4096"},
 		{"", "warehouses", "\"ten\"", -EINVAL,
 		 "warehouses: not a count (an integer >= 0): \"ten\""},
 		{"", "page_bytes", "4096", -EINVAL,
