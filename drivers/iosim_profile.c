@@ -334,6 +334,17 @@ static int iosim_profile_read_shares(struct iosim_profile_reader *rd,
 	return 0;
 }
 
+/* Whether name is a transaction type's ("new_order", ...). */
+static bool iosim_profile_is_type(const char *name)
+{
+	int type;
+
+	for (type = 0; type < TXN_NR; type++)
+		if (strcmp(name, txn_type_name(type)) == 0)
+			return true;
+	return false;
+}
+
 static int iosim_profile_read_txns(struct iosim_profile_reader *rd,
 				   const json_t *root,
 				   struct iosim_profile *prof)
@@ -349,7 +360,7 @@ static int iosim_profile_read_txns(struct iosim_profile_reader *rd,
 		return rc;
 	json_object_foreach((json_t *)txns, type_name, v)
 	{
-		if (txn_type_from_name(type_name) < 0)
+		if (!iosim_profile_is_type(type_name))
 			return iosim_profile_err(
 				rd->err, -EINVAL, rd->name, "transactions",
 				"unknown transaction type \"%s\"", type_name);
