@@ -14,8 +14,13 @@
  * attempt again after DRIVER_RETRY, reconnecting with backoff after
  * DRIVER_LOST, counting.
  *
- * Threading: a struct driver_conn belongs to one worker thread at a time;
- * the ops themselves keep no shared mutable state.
+ * Threading: a struct driver_conn belongs to one worker thread at a time.
+ * What the connections of one run share (the iosim driver's files, its
+ * WAL and its checkpointer) is a struct driver_instance: the command
+ * opens it with driver_instance_open() before the run and closes it after
+ * (a driver without shared state has neither op, and its instance is
+ * NULL); connect() finds it in struct driver_config. The engine never
+ * sees it, so terminals stay unaware of which driver runs.
  */
 #ifndef OLTPMARK_DRIVER_H
 #define OLTPMARK_DRIVER_H
@@ -27,8 +32,12 @@
 #include "src/base/err.h"
 #include "src/base/txn.h"
 
-/* 2: execute (with retries inside) became attempt (one try, classified). */
-#define DRIVER_INTERFACE_VERSION 2
+/*
+ * 2: execute (with retries inside) became attempt (one try, classified).
+ * 3: the optional instance_open/instance_close, and driver_config's
+ *    instance and iosim options.
+ */
+#define DRIVER_INTERFACE_VERSION 3
 
 /* How the pgsql driver runs a transaction. */
 enum driver_tx_mode {
@@ -37,10 +46,29 @@ enum driver_tx_mode {
 	DRIVER_TX_NR
 };
 
-/* What a connection is opened with. */
+/* How the iosim driver reads its relation files. */
+enum driver_io_mode {
+	DRIVER_IO_BUFFERED, /* through the page cache: the cached config */
+	DRIVER_IO_DIRECT,   /* O_DIRECT: every read reaches the device, as
+			       PostgreSQL's misses did (non-cached) */
+	DRIVER_IO_NR
+};
+
+/* What a run shares between its connections; each driver defines its own. */
+struct driver_instance;
+
+/* What a connection (and an instance) is opened with. */
 struct driver_config {
 	const char *conninfo;	     /* libpq conninfo, NULL: PG* environment */
 	enum driver_tx_mode tx_mode; /* procedure or sql */
+	int warehouses;		     /* the run's W (0: not known); lets
+					instance_open refuse a W its data
+					does not hold */
+	const char *profile;	     /* iosim: the I/O profile (a path) */
+	const char *data_dir;	     /* iosim: the prepared relation files */
+	enum driver_io_mode io_mode; /* iosim: direct or buffered */
+	struct driver_instance *instance; /* from driver_instance_open();
+					     NULL for a driver without */
 };
 
 /* How one attempt at a transaction ended. */
@@ -90,8 +118,27 @@ struct driver_conn;
 
 /* One driver. */
 struct driver_ops {
-	const char *name; /* "pgsql", "null" */
+	const char *name; /* "pgsql", "null", "iosim" */
 	int version;	  /* DRIVER_INTERFACE_VERSION it was built for */
+
+	/*
+	 * Optional (NULL: the driver shares nothing between connections).
+	 * Open what every connection of one run shares, from cfg (whose
+	 * instance is ignored). 0 with *inst set, or negative with err set
+	 * to one line: -ENOENT, -EBADMSG, -EINVAL, -ERANGE, -EROFS, -ENOSPC
+	 * for bad input (the command exits 2), others for a failure.
+	 * Called once, before any connect; not thread-safe.
+	 */
+	int (*instance_open)(const struct driver_config *cfg,
+			     struct driver_instance **inst, struct err *err);
+
+	/*
+	 * Optional. Stop what the instance runs and free it, after every
+	 * connection is closed. 0, or negative with err set when a
+	 * background failure (a write-back that failed) surfaced only
+	 * now. Safe on NULL.
+	 */
+	int (*instance_close)(struct driver_instance *inst, struct err *err);
 
 	/* Open a connection. 0, or negative with err set (no password in it). */
 	int (*connect)(const struct driver_config *cfg,
@@ -140,6 +187,19 @@ struct driver_ops {
 	int (*stats)(struct driver_conn *conn, struct driver_stats *stats,
 		     struct err *err);
 };
+
+/*
+ * ops->instance_open(cfg, inst, err) when the driver has one, else
+ * *inst = NULL and 0. The caller puts *inst into cfg->instance for the
+ * connections.
+ */
+int driver_instance_open(const struct driver_ops *ops,
+			 const struct driver_config *cfg,
+			 struct driver_instance **inst, struct err *err);
+
+/* ops->instance_close(inst, err) when it has one; 0 otherwise. */
+int driver_instance_close(const struct driver_ops *ops,
+			  struct driver_instance *inst, struct err *err);
 
 /* The driver called name, or NULL. */
 const struct driver_ops *driver_find(const char *name);

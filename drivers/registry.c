@@ -9,13 +9,15 @@
 
 extern const struct driver_ops driver_pgsql; /* drivers/pgsql.c */
 extern const struct driver_ops driver_null;  /* drivers/null.c */
+extern const struct driver_ops driver_iosim; /* drivers/iosim.c */
 
 static const struct driver_ops *const drivers[] = {
 	&driver_pgsql,
 	&driver_null,
+	&driver_iosim,
 };
 
-const char *const driver_names[] = {"pgsql", "null", NULL};
+const char *const driver_names[] = {"pgsql", "null", "iosim", NULL};
 
 const struct driver_ops *driver_find(const char *name)
 {
@@ -26,4 +28,22 @@ const struct driver_ops *driver_find(const char *name)
 		    drivers[i]->version == DRIVER_INTERFACE_VERSION)
 			return drivers[i];
 	return NULL;
+}
+
+int driver_instance_open(const struct driver_ops *ops,
+			 const struct driver_config *cfg,
+			 struct driver_instance **inst, struct err *err)
+{
+	*inst = NULL;
+	if (!ops->instance_open)
+		return 0;
+	return ops->instance_open(cfg, inst, err);
+}
+
+int driver_instance_close(const struct driver_ops *ops,
+			  struct driver_instance *inst, struct err *err)
+{
+	if (!ops->instance_close || !inst)
+		return 0;
+	return ops->instance_close(inst, err);
 }

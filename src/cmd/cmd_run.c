@@ -9,6 +9,11 @@
  * ended early (SIGINT/SIGTERM, server lost: partial results are written
  * and marked "partial": true); 2 for bad options, a result directory that
  * already holds a run, or -w above the warehouses the database holds.
+ *
+ * A driver with shared state (iosim: its files, WAL and checkpointer) has
+ * its instance opened here, before the run opens the connections, and
+ * closed after; its faults (a bad profile, unprepared files, O_DIRECT
+ * refused) are bad input, exit 2.
  */
 #include <errno.h>
 #include <limits.h>
@@ -66,9 +71,14 @@ struct run_opts {
 	const char *conninfo;  /* --conninfo, NULL: PG* environment */
 	const char *debug;     /* --debug */
 	const char *out;       /* --out, required */
+	const char *profile;   /* --profile (iosim) */
+	const char *data_dir;  /* --data-dir (iosim) */
+	int io_mode;	       /* --io-mode, index of io_modes */
 };
 
 static const char *const tx_modes[] = {"procedure", "sql", NULL};
+/* Indexed by enum driver_io_mode. */
+static const char *const io_modes[] = {"buffered", "direct", NULL};
 
 /* The paragraph of --help. */
 #define RUN_SUMMARY                                                         \
@@ -146,9 +156,25 @@ static const struct opt_def run_opt_defs[] = {
 	{.long_name = "driver",
 	 .kind = OPT_CHOICE,
 	 .value = &opts.driver,
-	 .arg_name = "pgsql|null",
-	 .help = "database driver (default pgsql; null: no database)",
+	 .arg_name = "pgsql|null|iosim",
+	 .help = "driver (default pgsql; null: no database; iosim: replay a profile)",
 	 .choices = driver_names},
+	{.long_name = "profile",
+	 .kind = OPT_STRING,
+	 .value = &opts.profile,
+	 .arg_name = "FILE",
+	 .help = "iosim: the I/O profile to replay (oltpmark calibrate)"},
+	{.long_name = "data-dir",
+	 .kind = OPT_STRING,
+	 .value = &opts.data_dir,
+	 .arg_name = "DIR",
+	 .help = "iosim: the relation files (oltpmark iosim-prepare)"},
+	{.long_name = "io-mode",
+	 .kind = OPT_CHOICE,
+	 .value = &opts.io_mode,
+	 .arg_name = "buffered|direct",
+	 .help = "iosim: page cache (cached) or O_DIRECT (default buffered)",
+	 .choices = io_modes},
 	{.long_name = "label",
 	 .kind = OPT_STRING,
 	 .value = &opts.label,
@@ -443,19 +469,25 @@ static int write_meta(const struct opt_cmd *cmd, const struct run_opts *o,
 	return rc;
 }
 
+/* Whether the driver simulates the database (its NOTPM is simulated). */
+static bool run_simulated(const struct run_opts *o)
+{
+	return strcmp(driver_names[o->driver], "iosim") == 0;
+}
+
 static void on_progress(void *ctx, const struct run_progress *p)
 {
+	const struct run_opts *o = ctx;
 	char p90[32];
 
-	(void)ctx;
 	if (p->new_order_p90_ms >= 0)
 		snprintf(p90, sizeof(p90), "%.1f ms", p->new_order_p90_ms);
 	else
 		snprintf(p90, sizeof(p90), "-");
 	log_info(
-		"run: %5.0f s  NOTPM %8.0f  TPM %8.0f  NO p90 %s  errors %llu (total %llu)%s",
-		p->elapsed_s, p->notpm, p->tpm, p90,
-		(unsigned long long)p->errors,
+		"run: %5.0f s  %sNOTPM %8.0f  TPM %8.0f  NO p90 %s  errors %llu (total %llu)%s",
+		p->elapsed_s, run_simulated(o) ? "simulated " : "", p->notpm,
+		p->tpm, p90, (unsigned long long)p->errors,
 		(unsigned long long)p->errors_total,
 		p->ramp_up ? "  (ramp-up)" : "");
 }
@@ -467,6 +499,33 @@ static void on_log(void *ctx, enum engine_log_level level, const char *msg)
 		log_warn("run: %s", msg);
 	else
 		log_info("run: %s", msg);
+}
+
+/*
+ * run.json names the driver; a run that replayed a profile also names
+ * the profile by its checksum, so that two simulated runs are known to
+ * replay the same I/O. The engine writes run.json without knowing the
+ * driver, so the checksum is added here, the file rewritten atomically.
+ */
+static int add_profile_checksum(const char *dir, json_t *server,
+				struct err *err)
+{
+	json_t *sum = json_object_get(server, "profile_checksum"), *root;
+	char path[PATH_MAX];
+	int rc;
+
+	if (!json_is_string(sum))
+		return 0;
+	if (snprintf(path, sizeof(path), "%s/run.json", dir) >=
+	    (int)sizeof(path))
+		return err_set(err, -ENAMETOOLONG, "%s: path too long", dir);
+	rc = resfile_load(path, path, &root, err);
+	if (rc < 0)
+		return rc;
+	json_object_set(root, "profile_checksum", sum);
+	rc = resfile_write_json(path, root, err);
+	json_decref(root);
+	return rc;
 }
 
 /* Effective values of the options left to defaults, written back so that
@@ -520,6 +579,7 @@ int cmd_run(int argc, char **argv)
 	struct sigaction old_int, old_term;
 	struct run_config cfg;
 	struct run *run = NULL;
+	struct driver_instance *inst = NULL;
 	const struct run_result *res;
 	struct pacing pacing;
 	static char release[128];
@@ -563,6 +623,16 @@ int cmd_run(int argc, char **argv)
 			o->debug);
 		return usage_error(&err);
 	}
+	if (!run_simulated(o) && (o->profile || o->data_dir)) {
+		err_set(&err, -EINVAL, "option --%s: only for --driver iosim",
+			o->profile ? "profile" : "data-dir");
+		return usage_error(&err);
+	}
+	if (run_simulated(o) && (!o->profile || !o->data_dir)) {
+		err_set(&err, -EINVAL,
+			"run: --driver iosim needs --profile FILE and --data-dir DIR");
+		return usage_error(&err);
+	}
 	if ((long long)o->connections >
 	    (long long)o->warehouses * o->terminals_per_w) {
 		err_set(&err, -EINVAL,
@@ -579,6 +649,10 @@ int cmd_run(int argc, char **argv)
 	cfg.driver = driver_find(driver_names[o->driver]);
 	cfg.db.conninfo = o->conninfo;
 	cfg.db.tx_mode = (enum driver_tx_mode)o->tx_mode;
+	cfg.db.warehouses = o->warehouses;
+	cfg.db.profile = o->profile;
+	cfg.db.data_dir = o->data_dir;
+	cfg.db.io_mode = (enum driver_io_mode)o->io_mode;
 	cfg.max_retries = RUN_MAX_RETRIES;
 	cfg.warehouses = o->warehouses;
 	cfg.terminals_per_w = o->terminals_per_w;
@@ -595,11 +669,22 @@ int cmd_run(int argc, char **argv)
 	cfg.stop_flag = &run_stop;
 	cfg.progress = on_progress;
 	cfg.log = on_log;
+	cfg.cb_ctx = o;
 	if (!cfg.driver) {
 		err_set(&err, -EINVAL, "option --driver: '%s' is not available",
 			driver_names[o->driver]);
 		return usage_error(&err);
 	}
+
+	rc = driver_instance_open(cfg.driver, &cfg.db, &inst, &err);
+	if (rc < 0) {
+		if (created)
+			rmdir(o->out);
+		log_error("run: %s", err.msg);
+		return rc == -ENOMEM || rc == -EIO ? EXIT_WORK_FAILED
+						   : EXIT_BAD_USAGE;
+	}
+	cfg.db.instance = inst;
 
 	run_stop = 0;
 	catch_signals(&old_int, &old_term);
@@ -641,6 +726,7 @@ int cmd_run(int argc, char **argv)
 	res = run_get_result(run);
 	status = res->partial ? EXIT_WORK_FAILED : 0;
 	if (run_write_json(run, &err) < 0 ||
+	    add_profile_checksum(o->out, run_server_json(run), &err) < 0 ||
 	    write_meta(cmd, o, run, &err) < 0) {
 		log_error("run: %s", err.msg);
 		status = EXIT_WORK_FAILED;
@@ -663,15 +749,21 @@ int cmd_run(int argc, char **argv)
 	for (t = 0; t < TXN_NR; t++)
 		errors += res->counts.txn[t][TXN_STATUS_ERROR];
 	log_info(
-		"run: %s: %llu transactions, %llu New-Orders committed, %llu errors; results in %s%s",
+		"run: %s: %llu transactions, %llu New-Orders committed%s, %llu errors; results in %s%s",
 		run_end_name(res->end), (unsigned long long)res->mix_rows,
 		(unsigned long long)
 			res->counts.txn[TXN_NEW_ORDER][TXN_STATUS_OK],
+		run_simulated(o) ? " (simulated)" : "",
 		(unsigned long long)errors, o->out,
 		res->partial ? " (partial)" : "");
 	run_close(run);
 out:
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	err_clear(&err);
+	if (driver_instance_close(cfg.driver, inst, &err) < 0) {
+		log_error("run: %s", err.msg);
+		status = EXIT_WORK_FAILED;
+	}
 	return status;
 }
