@@ -18,5 +18,6 @@ int cmd_report(int argc, char **argv);	      /* src/cmd/cmd_report.c */
 int cmd_compare(int argc, char **argv);	      /* src/cmd/cmd_compare.c */
 int cmd_probe(int argc, char **argv);	      /* src/cmd/cmd_probe.c */
 int cmd_iosim_prepare(int argc, char **argv); /* cmd_iosim_prepare.c */
+int cmd_calibrate(int argc, char **argv);     /* cmd_calibrate.c */
 
 #endif

@@ -22,6 +22,8 @@ static const struct {
 	{"compare", cmd_compare, "score runs against a baseline label"},
 	{"probe", cmd_probe,
 	 "time fixed work on this host (CPU, memory, fsync)"},
+	{"calibrate", cmd_calibrate,
+	 "measure the workload's I/O on PostgreSQL into an I/O profile"},
 	{"iosim-prepare", cmd_iosim_prepare,
 	 "create the files an iosim run of a profile needs"},
 };
