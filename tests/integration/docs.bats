@@ -87,7 +87,7 @@ check_subcommand() {
 	# command lines: two spaces, a lower-case name, a description
 	listed=$(sed -n 's/^  \([a-z][a-z]*\)  *[a-z].*/\1/p' <<<"$output" |
 		sort | tr '\n' ' ')
-	[ "$listed" = "check compare load probe report run " ]
+	[ "$listed" = "calibrate check compare load probe report run " ]
 }
 
 @test "oltpmark load: every option of --help is in the man page and docs/load.md" {
