@@ -83,7 +83,7 @@ static FILE *open_sys(const struct runset_run *run, const char *name,
 	return f;
 }
 
-const char *cev_source_name(enum cev_source source)
+const char *compare_evidence_source_name(enum cev_source source)
 {
 	static const char *const names[CEV_SOURCE_NR] = {
 		[CEV_READPROFILE] = "readprofile",
@@ -95,7 +95,7 @@ const char *cev_source_name(enum cev_source source)
 	return (unsigned)source < CEV_SOURCE_NR ? names[source] : "";
 }
 
-const char *cev_source_file(enum cev_source source)
+const char *compare_evidence_source_file(enum cev_source source)
 {
 	static const char *const files[CEV_SOURCE_NR] = {
 		[CEV_READPROFILE] = "sys/readprofile.txt",
@@ -113,10 +113,10 @@ const char *cev_source_file(enum cev_source source)
 static double vm_value(const struct vmstat_series *s, size_t i, int col,
 		       int col2)
 {
-	double v = vmstat_value(s, i, col);
+	double v = parse_vmstat_value(s, i, col);
 
 	if (col2 >= 0)
-		v += vmstat_value(s, i, col2);
+		v += parse_vmstat_value(s, i, col2);
 	return v;
 }
 
@@ -126,11 +126,11 @@ static bool vm_columns(const struct vmstat_series *s, const char *key, int *col,
 {
 	*col2 = -1;
 	if (strcmp(key, "us+sy") == 0) {
-		*col = vmstat_column(s, "us");
-		*col2 = vmstat_column(s, "sy");
+		*col = parse_vmstat_column(s, "us");
+		*col2 = parse_vmstat_column(s, "sy");
 		return *col >= 0 && *col2 >= 0;
 	}
-	*col = vmstat_column(s, key);
+	*col = parse_vmstat_column(s, key);
 	return *col >= 0;
 }
 
@@ -163,7 +163,7 @@ static int run_vmstat(struct cev *ev, const struct runset_run *run, double *cpu,
 		return 0;
 	f = open_sys(run, "sys/vmstat.txt", &err);
 	if (f) {
-		rc = vmstat_parse(f, &s, &err);
+		rc = parse_vmstat(f, &s, &err);
 		fclose(f);
 	}
 	if (!f || rc < 0) {
@@ -171,7 +171,7 @@ static int run_vmstat(struct cev *ev, const struct runset_run *run, double *cpu,
 			ev, run->dir,
 			"sys/vmstat.txt ignored (%s): CPU and I/O wait unknown",
 			err.msg);
-		vmstat_free(&s);
+		parse_vmstat_free(&s);
 		return rc;
 	}
 	/* One cut last line is how a sampler that was stopped leaves it. */
@@ -200,7 +200,7 @@ static int run_vmstat(struct cev *ev, const struct runset_run *run, double *cpu,
 	}
 	n = 0;
 	vm_columns(&s, "us+sy", &us, &sy);
-	wcol = vmstat_column(&s, "wa");
+	wcol = parse_vmstat_column(&s, "wa");
 	for (i = 0; i < s.nsamples; i++) {
 		if (windowed && !vm_in_window(&s, i, run))
 			continue;
@@ -209,7 +209,7 @@ static int run_vmstat(struct cev *ev, const struct runset_run *run, double *cpu,
 			n++;
 		}
 		if (wcol >= 0) {
-			sum_wa += vmstat_value(&s, i, wcol);
+			sum_wa += parse_vmstat_value(&s, i, wcol);
 			nwa++;
 		}
 	}
@@ -217,12 +217,13 @@ static int run_vmstat(struct cev *ev, const struct runset_run *run, double *cpu,
 		*cpu = sum_cpu / (double)n;
 	if (nwa)
 		*wa = sum_wa / (double)nwa;
-	vmstat_free(&s);
+	parse_vmstat_free(&s);
 	return rc;
 }
 
-long cev_vmstat_points(const struct runset_run *run, const char *key,
-		       double **x, double **y, bool *since_start)
+long compare_evidence_vmstat_points(const struct runset_run *run,
+				    const char *key, double **x, double **y,
+				    bool *since_start)
 {
 	struct vmstat_series s = {0};
 	struct err err = {""};
@@ -235,14 +236,14 @@ long cev_vmstat_points(const struct runset_run *run, const char *key,
 	f = open_sys(run, "sys/vmstat.txt", &err);
 	if (!f)
 		return 0;
-	rc = vmstat_parse(f, &s, &err);
+	rc = parse_vmstat(f, &s, &err);
 	fclose(f);
 	if (rc < 0) {
-		vmstat_free(&s);
+		parse_vmstat_free(&s);
 		return rc == -ENOMEM ? rc : 0;
 	}
 	if (!vm_columns(&s, key, &col, &col2)) {
-		vmstat_free(&s);
+		parse_vmstat_free(&s);
 		return 0;
 	}
 	*x = calloc(s.nsamples, sizeof(**x));
@@ -251,7 +252,7 @@ long cev_vmstat_points(const struct runset_run *run, const char *key,
 		free(*x);
 		free(*y);
 		*x = *y = NULL;
-		vmstat_free(&s);
+		parse_vmstat_free(&s);
 		return -ENOMEM;
 	}
 	*since_start = s.has_time && !isnan(run->start_epoch_s);
@@ -261,7 +262,7 @@ long cev_vmstat_points(const struct runset_run *run, const char *key,
 				  : (double)(i + 1);
 		(*y)[i] = vm_value(&s, i, col, col2);
 	}
-	vmstat_free(&s);
+	parse_vmstat_free(&s);
 	return (long)i;
 }
 
@@ -334,7 +335,7 @@ static int read_probe(struct cev *ev, const struct runset_run *run,
 		return 0;
 	f = open_sys(run, name, &err);
 	if (f) {
-		rc = hprobe_parse(f, p, &err);
+		rc = parse_probe(f, p, &err);
 		fclose(f);
 	}
 	if (rc == 0 && !(p->others_busy_pct > CEV_PROBE_BUSY_MAX_PCT))
@@ -468,8 +469,8 @@ static int contest_cell(struct cev *ev, const struct runset *rs,
 	return 0;
 }
 
-const struct cev_contest *cev_contest_at(const struct cev *ev, size_t label,
-					 size_t config)
+const struct cev_contest *
+compare_evidence_contest_at(const struct cev *ev, size_t label, size_t config)
 {
 	return &ev->contest[label * ev->nconfigs + config];
 }
@@ -479,7 +480,7 @@ static void contest_vs_base(struct cev *ev, const struct score_table *t,
 			    size_t config)
 {
 	const struct cev_contest *base =
-		cev_contest_at(ev, t->baseline, config);
+		compare_evidence_contest_at(ev, t->baseline, config);
 	size_t l;
 
 	for (l = 0; l < t->nlabels; l++) {
@@ -583,18 +584,18 @@ static int read_readprofile(struct cev *ev, const struct runset_run *run,
 	int rc = -EIO;
 	FILE *f;
 
-	f = open_sys(run, cev_source_file(CEV_READPROFILE), &err);
+	f = open_sys(run, compare_evidence_source_file(CEV_READPROFILE), &err);
 	if (f) {
-		rc = rprof_parse(f, &p, &err);
+		rc = parse_readprofile(f, &p, &err);
 		fclose(f);
 	}
 	if (rc == 0)
-		rc = rprof_merge_normalized(&p, &err);
+		rc = parse_readprofile_merge_normalized(&p, &err);
 	if (rc == -ENOMEM)
 		goto out;
 	if (rc < 0 || p.total_ticks == 0) {
 		rc = remark(ev, run->dir, "%s ignored (%s)",
-			    cev_source_file(CEV_READPROFILE),
+			    compare_evidence_source_file(CEV_READPROFILE),
 			    rc < 0 ? err.msg : "no ticks");
 		goto out;
 	}
@@ -607,7 +608,7 @@ static int read_readprofile(struct cev *ev, const struct runset_run *run,
 	}
 	rc = 1;
 out:
-	rprof_free(&p);
+	parse_readprofile_free(&p);
 	return rc;
 }
 
@@ -625,27 +626,29 @@ static int read_perf(struct cev *ev, const struct runset_run *run,
 	int rc = -EIO;
 	FILE *f;
 
-	f = open_sys(run, cev_source_file(CEV_PERF), &err);
+	f = open_sys(run, compare_evidence_source_file(CEV_PERF), &err);
 	if (f) {
-		rc = perf_parse(f, &r, &err);
+		rc = parse_perf(f, &r, &err);
 		fclose(f);
 	}
 	if (rc == 0)
-		rc = perf_merge_normalized(&r, &err);
+		rc = parse_perf_merge_normalized(&r, &err);
 	if (rc == -ENOMEM)
 		goto out;
 	if (rc < 0) {
 		rc = remark(ev, run->dir, "%s ignored (%s)",
-			    cev_source_file(CEV_PERF), err.msg);
+			    compare_evidence_source_file(CEV_PERF), err.msg);
 		goto out;
 	}
 	if (r.bad_lines > 1)
 		rc = remark(ev, run->dir, "%s: %zu lines could not be read",
-			    cev_source_file(CEV_PERF), r.bad_lines);
+			    compare_evidence_source_file(CEV_PERF),
+			    r.bad_lines);
 	if (r.nevents > 1 && rc >= 0)
 		rc = remark(ev, run->dir,
 			    "%s has %zu events: only the first (%s) is used",
-			    cev_source_file(CEV_PERF), r.nevents, r.events[0]);
+			    compare_evidence_source_file(CEV_PERF), r.nevents,
+			    r.events[0]);
 	for (i = 0; i < r.n && rc >= 0; i++) {
 		const struct perf_entry *e = &r.entries[i];
 		char name[512];
@@ -662,7 +665,7 @@ static int read_perf(struct cev *ev, const struct runset_run *run,
 	if (rc >= 0)
 		rc = 1;
 out:
-	perf_free(&r);
+	parse_perf_free(&r);
 	return rc;
 }
 
@@ -744,10 +747,10 @@ fail:
 	return rc;
 }
 
-const struct cev_profile *cev_profile_find(const struct cev *ev,
-					   const char *label,
-					   const char *config,
-					   enum cev_source source)
+const struct cev_profile *compare_evidence_profile_find(const struct cev *ev,
+							const char *label,
+							const char *config,
+							enum cev_source source)
 {
 	size_t i;
 
@@ -759,7 +762,8 @@ const struct cev_profile *cev_profile_find(const struct cev *ev,
 	return NULL;
 }
 
-double cev_profile_pct(const struct cev_profile *p, const char *name)
+double compare_evidence_profile_pct(const struct cev_profile *p,
+				    const char *name)
 {
 	size_t i;
 
@@ -839,23 +843,25 @@ static int read_lock_stat(struct cev *ev, const struct runset_run *run,
 	int rc = -EIO;
 	FILE *f;
 
-	f = open_sys(run, cev_source_file(CEV_LOCK_STAT), &err);
+	f = open_sys(run, compare_evidence_source_file(CEV_LOCK_STAT), &err);
 	if (f) {
-		rc = lockstat_parse(f, &d, &err);
+		rc = parse_lockstat(f, &d, &err);
 		fclose(f);
 	}
 	if (rc == -ENOMEM)
 		goto out;
 	if (rc < 0) {
 		rc = remark(ev, run->dir, "%s ignored (%s)",
-			    cev_source_file(CEV_LOCK_STAT), err.msg);
+			    compare_evidence_source_file(CEV_LOCK_STAT),
+			    err.msg);
 		goto out;
 	}
 	/* lock_stat is read in one go: any cut line is data lost. */
 	if (d.bad_lines) {
 		rc = remark(ev, run->dir,
 			    "%s: %zu lines could not be read (cut short?)",
-			    cev_source_file(CEV_LOCK_STAT), d.bad_lines);
+			    compare_evidence_source_file(CEV_LOCK_STAT),
+			    d.bad_lines);
 		if (rc < 0)
 			goto out;
 	}
@@ -881,7 +887,7 @@ static int read_lock_stat(struct cev *ev, const struct runset_run *run,
 	}
 	rc = 1;
 out:
-	lockstat_free(&d);
+	parse_lockstat_free(&d);
 	return rc;
 }
 
@@ -900,23 +906,25 @@ static int read_perf_lock(struct cev *ev, const struct runset_run *run,
 	int rc = -EIO;
 	FILE *f;
 
-	f = open_sys(run, cev_source_file(CEV_PERF_LOCK), &err);
+	f = open_sys(run, compare_evidence_source_file(CEV_PERF_LOCK), &err);
 	if (f) {
-		rc = perflock_parse(f, &d, &err);
+		rc = parse_perflock(f, &d, &err);
 		fclose(f);
 	}
 	if (rc == -ENOMEM)
 		goto out;
 	if (rc < 0) {
 		rc = remark(ev, run->dir, "%s ignored (%s)",
-			    cev_source_file(CEV_PERF_LOCK), err.msg);
+			    compare_evidence_source_file(CEV_PERF_LOCK),
+			    err.msg);
 		goto out;
 	}
 	/* perf prints the table in one go: a bad row is data lost. */
 	if (d.bad_lines) {
 		rc = remark(ev, run->dir,
 			    "%s: %zu lines could not be read (cut short?)",
-			    cev_source_file(CEV_PERF_LOCK), d.bad_lines);
+			    compare_evidence_source_file(CEV_PERF_LOCK),
+			    d.bad_lines);
 		if (rc < 0)
 			goto out;
 	}
@@ -936,7 +944,7 @@ static int read_perf_lock(struct cev *ev, const struct runset_run *run,
 	}
 	rc = 1;
 out:
-	perflock_free(&d);
+	parse_perflock_free(&d);
 	return rc;
 }
 
@@ -1031,9 +1039,10 @@ fail:
 	return rc;
 }
 
-const struct cev_locks *cev_locks_find(const struct cev *ev, const char *label,
-				       const char *config,
-				       enum cev_source source)
+const struct cev_locks *compare_evidence_locks_find(const struct cev *ev,
+						    const char *label,
+						    const char *config,
+						    enum cev_source source)
 {
 	size_t i;
 
@@ -1045,8 +1054,8 @@ const struct cev_locks *cev_locks_find(const struct cev *ev, const char *label,
 	return NULL;
 }
 
-const struct cev_lock *cev_lock_find(const struct cev_locks *l,
-				     const char *name)
+const struct cev_lock *compare_evidence_lock_find(const struct cev_locks *l,
+						  const char *name)
 {
 	size_t i;
 
@@ -1077,7 +1086,7 @@ static int build_table(struct cev *ev, const struct runset *rs,
 
 		if (strcmp(run->label, label) || strcmp(run->config, config) ||
 		    run->exclusion == RUNSET_PARTIAL ||
-		    !run_has_file(run, cev_source_file(source)))
+		    !run_has_file(run, compare_evidence_source_file(source)))
 			continue;
 		if (source == CEV_LOCK_STAT)
 			rc = read_lock_stat(ev, run, &locks);
@@ -1101,8 +1110,8 @@ static int build_table(struct cev *ev, const struct runset *rs,
 	return rc < 0 ? rc : 0;
 }
 
-int cev_build(struct cev *ev, const struct runset *rs,
-	      const struct score_table *t, struct err *err)
+int compare_evidence_build(struct cev *ev, const struct runset *rs,
+			   const struct score_table *t, struct err *err)
 {
 	size_t c, l;
 	int rc, source;
@@ -1121,7 +1130,7 @@ int cev_build(struct cev *ev, const struct runset *rs,
 	return 0;
 }
 
-void cev_free(struct cev *ev)
+void compare_evidence_free(struct cev *ev)
 {
 	size_t i, k;
 

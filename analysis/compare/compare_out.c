@@ -23,10 +23,10 @@
 
 #include <jansson.h>
 
-const char *const cout_format_names[] = {"text", "md",	 "csv",
-					 "json", "html", NULL};
+const char *const compare_out_format_names[] = {"text", "md",	"csv",
+						"json", "html", NULL};
 
-const char *cout_file_name(enum cout_format fmt)
+const char *compare_out_file_name(enum cout_format fmt)
 {
 	static const char *const names[COUT_FORMAT_NR] = {
 		[COUT_TEXT] = "scores.txt",   [COUT_MD] = "scores.md",
@@ -492,7 +492,8 @@ static void contest_tables(struct doc *d, const struct cout_input *in)
 		size_t rows = 0;
 
 		for (i = 0; i < t->nlabels; i++)
-			rows += cev_contest_at(in->ev, i, c)->runs > 0;
+			rows += compare_evidence_contest_at(in->ev, i, c)
+					->runs > 0;
 		if (!rows) {
 			doc_para(d, "%s: no scored runs.",
 				 runset_config_title(t->configs[c]));
@@ -510,7 +511,7 @@ static void contest_tables(struct doc *d, const struct cout_input *in)
 		for (i = 0; i < t->nlabels; i++) {
 			size_t l = row_label(t, i), row;
 			const struct cev_contest *cc =
-				cev_contest_at(in->ev, l, c);
+				compare_evidence_contest_at(in->ev, l, c);
 
 			if (!cc->runs)
 				continue;
@@ -578,7 +579,8 @@ static bool probe_any(const struct cout_input *in, size_t c)
 	for (l = 0; l < in->t->nlabels; l++)
 		for (k = 0; k < in->t->nconfigs; k++)
 			if ((c == SIZE_MAX || k == c) &&
-			    cev_contest_at(in->ev, l, k)->probe_runs)
+			    compare_evidence_contest_at(in->ev, l, k)
+				    ->probe_runs)
 				return true;
 	return false;
 }
@@ -613,7 +615,8 @@ static void probe_table(struct doc *d, const struct cout_input *in, size_t c)
 	}
 	for (i = 0; i < t->nlabels; i++) {
 		size_t l = row_label(t, i), row;
-		const struct cev_contest *cc = cev_contest_at(in->ev, l, c);
+		const struct cev_contest *cc =
+			compare_evidence_contest_at(in->ev, l, c);
 
 		if (!cc->probe_runs)
 			continue;
@@ -664,8 +667,10 @@ static void probe_warning(struct doc *d, const struct cout_input *in, size_t l,
 			  size_t c)
 {
 	const struct score_table *t = in->t;
-	const struct cev_contest *cc = cev_contest_at(in->ev, l, c),
-				 *bc = cev_contest_at(in->ev, t->baseline, c);
+	const struct cev_contest *cc = compare_evidence_contest_at(in->ev, l,
+								   c),
+				 *bc = compare_evidence_contest_at(
+					 in->ev, t->baseline, c);
 	struct probe_figure cpu = probe_figure(cc, PCOL_CPU),
 			    mem = probe_figure(cc, PCOL_MEM),
 			    bcpu = probe_figure(bc, PCOL_CPU),
@@ -707,7 +712,8 @@ static void probe_tables(struct doc *d, const struct cout_input *in)
 			continue;
 		}
 		probe_table(d, in, c);
-		if (!cev_contest_at(in->ev, t->baseline, c)->probe_runs)
+		if (!compare_evidence_contest_at(in->ev, t->baseline, c)
+			     ->probe_runs)
 			doc_para(d,
 				 "The baseline %s has no host probe here: no "
 				 "comparison.",
@@ -764,7 +770,7 @@ static void profile_table(struct doc *d, const char *label,
 		tab_num(d, tab, row, 1, p->syms[k].pct, 2);
 		if (!delta)
 			continue;
-		b = cev_profile_pct(base, p->syms[k].name);
+		b = compare_evidence_profile_pct(base, p->syms[k].name);
 		tab_num(d, tab, row, 2, b, 2);
 		tab_change(d, tab, row, 3, p->syms[k].pct - b, 2);
 	}
@@ -783,24 +789,27 @@ static void profile_tables(struct doc *d, const struct cout_input *in)
 	for (c = 0; c < t->nconfigs; c++) {
 		for (s = 0; s < sizeof(sources) / sizeof(sources[0]); s++) {
 			const char *cfg = t->configs[c];
-			const struct cev_profile *base = cev_profile_find(
-				in->ev, base_label, cfg, sources[s]);
+			const struct cev_profile *base =
+				compare_evidence_profile_find(
+					in->ev, base_label, cfg, sources[s]);
 			bool any = false;
 
 			for (i = 0; i < t->nlabels; i++)
-				any |= cev_profile_find(in->ev, t->labels[i],
-							cfg,
-							sources[s]) != NULL;
+				any |= compare_evidence_profile_find(
+					       in->ev, t->labels[i], cfg,
+					       sources[s]) != NULL;
 			if (!any)
 				continue;
 			doc_heading(d, 3, "%s: %s (%s)",
 				    runset_config_title(cfg),
-				    cev_source_name(sources[s]),
-				    cev_source_file(sources[s]));
+				    compare_evidence_source_name(sources[s]),
+				    compare_evidence_source_file(sources[s]));
 			for (i = 0; i < t->nlabels; i++) {
 				size_t l = row_label(t, i);
-				const struct cev_profile *p = cev_profile_find(
-					in->ev, t->labels[l], cfg, sources[s]);
+				const struct cev_profile *p =
+					compare_evidence_profile_find(
+						in->ev, t->labels[l], cfg,
+						sources[s]);
 
 				if (p)
 					profile_table(d, t->labels[l], p, base);
@@ -810,7 +819,8 @@ static void profile_tables(struct doc *d, const struct cout_input *in)
 					 "The baseline %s has no %s profile "
 					 "here: no changes shown.",
 					 base_label,
-					 cev_source_name(sources[s]));
+					 compare_evidence_source_name(
+						 sources[s]));
 		}
 	}
 	doc_para(d,
@@ -900,7 +910,7 @@ static void lock_table(struct doc *d, const char *label,
 			tab_set(d, tab, row, nc - 1, "storage");
 		if (!delta)
 			continue;
-		b = cev_lock_find(base, x->name);
+		b = compare_evidence_lock_find(base, x->name);
 		tab_num(d, tab, row, 3, b ? b->contentions : 0, 0);
 		lock_change(d, tab, row, 4, x, b);
 	}
@@ -916,11 +926,12 @@ static void perf_lock_note(struct doc *d)
 	const char *p, *sep;
 	size_t i, len = 0;
 
-	for (i = 0; (p = perflock_storage_prefix(i)) && len < sizeof(list);
+	for (i = 0;
+	     (p = parse_perflock_storage_prefix(i)) && len < sizeof(list);
 	     i++) {
 		if (i == 0)
 			sep = "";
-		else if (perflock_storage_prefix(i + 1))
+		else if (parse_perflock_storage_prefix(i + 1))
 			sep = ", ";
 		else
 			sep = " or ";
@@ -950,24 +961,28 @@ static void lock_tables(struct doc *d, const struct cout_input *in)
 	for (c = 0; c < t->nconfigs; c++) {
 		for (s = 0; s < sizeof(sources) / sizeof(sources[0]); s++) {
 			const char *cfg = t->configs[c];
-			const struct cev_locks *base = cev_locks_find(
-				in->ev, base_label, cfg, sources[s]);
+			const struct cev_locks *base =
+				compare_evidence_locks_find(in->ev, base_label,
+							    cfg, sources[s]);
 			bool any = false;
 
 			for (i = 0; i < t->nlabels; i++)
-				any |= cev_locks_find(in->ev, t->labels[i], cfg,
-						      sources[s]) != NULL;
+				any |= compare_evidence_locks_find(
+					       in->ev, t->labels[i], cfg,
+					       sources[s]) != NULL;
 			if (!any)
 				continue;
 			perf_lock |= sources[s] == CEV_PERF_LOCK;
 			doc_heading(d, 3, "%s: %s (%s)",
 				    runset_config_title(cfg),
-				    cev_source_name(sources[s]),
-				    cev_source_file(sources[s]));
+				    compare_evidence_source_name(sources[s]),
+				    compare_evidence_source_file(sources[s]));
 			for (i = 0; i < t->nlabels; i++) {
 				size_t l = row_label(t, i);
-				const struct cev_locks *lk = cev_locks_find(
-					in->ev, t->labels[l], cfg, sources[s]);
+				const struct cev_locks *lk =
+					compare_evidence_locks_find(
+						in->ev, t->labels[l], cfg,
+						sources[s]);
 
 				if (lk)
 					lock_table(d, t->labels[l], lk, base);
@@ -977,7 +992,8 @@ static void lock_tables(struct doc *d, const struct cout_input *in)
 					 "The baseline %s has no %s data here: "
 					 "no changes shown.",
 					 base_label,
-					 cev_source_name(sources[s]));
+					 compare_evidence_source_name(
+						 sources[s]));
 		}
 	}
 	doc_para(d,
@@ -1417,7 +1433,7 @@ static void html_table(FILE *f, const struct tab *t)
 	fputs("<table>\n", f);
 	if (t->caption) {
 		fputs("<caption>", f);
-		html_escape(f, t->caption);
+		html_page_escape(f, t->caption);
 		fputs("</caption>\n", f);
 	}
 	fputs("<thead>\n", f);
@@ -1438,7 +1454,7 @@ static void html_table(FILE *f, const struct tab *t)
 				span += !t->attach[end++];
 			fprintf(f, "<th colspan=\"%zu\" class=\"group\">",
 				span);
-			html_escape(f, t->group[c]);
+			html_page_escape(f, t->group[c]);
 			fputs("</th>", f);
 			c = end - 1;
 		}
@@ -1449,7 +1465,7 @@ static void html_table(FILE *f, const struct tab *t)
 		if (t->attach[c])
 			continue;
 		fputs(t->right[c] ? "<th class=\"n\">" : "<th>", f);
-		html_escape(f, t->head[c]);
+		html_page_escape(f, t->head[c]);
 		fputs("</th>", f);
 	}
 	fputs("</tr>\n</thead>\n<tbody>\n", f);
@@ -1459,7 +1475,7 @@ static void html_table(FILE *f, const struct tab *t)
 			if (t->attach[c])
 				continue;
 			fputs(t->right[c] ? "<td class=\"n\">" : "<td>", f);
-			cell_joined(f, t, r, c, html_escape);
+			cell_joined(f, t, r, c, html_page_escape);
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
@@ -1475,7 +1491,7 @@ static void render_html(FILE *f, const struct doc *d)
 	      "<meta charset=\"utf-8\">\n<title>",
 	      f);
 	if (d->n && d->v[0].kind == BLK_HEADING)
-		html_escape(f, d->v[0].text);
+		html_page_escape(f, d->v[0].text);
 	fputs("</title>\n<style>\n"
 	      "body { font-family: sans-serif; margin: 1.5em; color: #222; }\n"
 	      "table { border-collapse: collapse; margin: 0.6em 0 1.2em; }\n"
@@ -1498,12 +1514,12 @@ static void render_html(FILE *f, const struct doc *d)
 		switch (b->kind) {
 		case BLK_HEADING:
 			fprintf(f, "<h%d>", b->level);
-			html_escape(f, b->text);
+			html_page_escape(f, b->text);
 			fprintf(f, "</h%d>\n", b->level);
 			break;
 		case BLK_PARA:
 			fputs("<p>", f);
-			html_escape(f, b->text);
+			html_page_escape(f, b->text);
 			fputs("</p>\n", f);
 			break;
 		case BLK_TABLE:
@@ -1513,7 +1529,7 @@ static void render_html(FILE *f, const struct doc *d)
 			fputs("<ul>\n", f);
 			for (k = 0; k < b->nitems; k++) {
 				fputs("<li>", f);
-				html_escape(f, b->items[k]);
+				html_page_escape(f, b->items[k]);
 				fputs("</li>\n", f);
 			}
 			fputs("</ul>\n", f);
@@ -1521,13 +1537,13 @@ static void render_html(FILE *f, const struct doc *d)
 		case BLK_IMAGES:
 			for (k = 0; k < b->nitems; k++) {
 				fputs("<figure><a href=\"" CPLOT_DIR "/", f);
-				html_escape(f, b->items[k]);
+				html_page_escape(f, b->items[k]);
 				fputs(".svg\"><img src=\"" CPLOT_DIR "/", f);
-				html_escape(f, b->items[k]);
+				html_page_escape(f, b->items[k]);
 				fputs(".png\" alt=\"", f);
-				html_escape(f, b->titles[k]);
+				html_page_escape(f, b->titles[k]);
 				fputs("\"></a><figcaption>", f);
-				html_escape(f, b->titles[k]);
+				html_page_escape(f, b->titles[k]);
 				fputs("</figcaption></figure>\n", f);
 			}
 			break;
@@ -1581,7 +1597,7 @@ static void write_csv(FILE *f, const struct cout_input *in)
 		for (c = 0; c < t->nconfigs; c++) {
 			const struct score_cell *s = score_cell(t, l, c);
 			const struct cev_contest *cc =
-				cev_contest_at(in->ev, l, c);
+				compare_evidence_contest_at(in->ev, l, c);
 
 			csv_str(f, t->labels[l]);
 			fputc(',', f);
@@ -1734,7 +1750,7 @@ static json_t *json_contest(const struct cout_input *in, bool *oom)
 	for (c = 0; arr && c < t->nconfigs; c++)
 		for (l = 0; l < t->nlabels; l++) {
 			const struct cev_contest *cc =
-				cev_contest_at(in->ev, l, c);
+				compare_evidence_contest_at(in->ev, l, c);
 			json_t *o = json_object();
 
 			if (!o) {
@@ -1786,7 +1802,8 @@ static json_t *json_evidence_table(const char *config, const char *label,
 	}
 	jset(o, "config", json_string(config), oom);
 	jset(o, "label", json_string(label), oom);
-	jset(o, "source", json_string(cev_source_name(source)), oom);
+	jset(o, "source", json_string(compare_evidence_source_name(source)),
+	     oom);
 	jset(o, "runs", json_integer((json_int_t)runs), oom);
 	/* On failure jansson has freed *list: the caller must not fill it. */
 	if (json_object_set_new(o, list_key, *list) < 0) {
@@ -2023,8 +2040,8 @@ static int write_json(FILE *f, const struct cout_input *in, struct err *err)
 
 /* ------------------------------------------------------------------ */
 
-int cout_write(FILE *f, enum cout_format fmt_id, const struct cout_input *in,
-	       struct err *err)
+int compare_out_write(FILE *f, enum cout_format fmt_id,
+		      const struct cout_input *in, struct err *err)
 {
 	struct doc d = {0};
 	bool oom = false;

@@ -71,7 +71,7 @@ static void td_num(FILE *f, double v, int decimals)
 static void td_text(FILE *f, const char *s)
 {
 	fputs("<td class=\"l\">", f);
-	html_escape(f, s);
+	html_page_escape(f, s);
 	fputs("</td>", f);
 }
 
@@ -110,7 +110,7 @@ static void p_note(FILE *f, const char *cls, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	fprintf(f, "<p class=\"%s\">", cls);
-	html_escape(f, buf);
+	html_page_escape(f, buf);
 	fputs("</p>\n", f);
 }
 
@@ -167,7 +167,7 @@ static void pre_file(struct html_ctx *c, const char *path, int max_lines,
 			cut = true;
 			break;
 		}
-		html_escape(c->f, line);
+		html_page_escape(c->f, line);
 		bytes += strlen(line);
 		lines++;
 	}
@@ -210,7 +210,7 @@ static void section_head(struct html_ctx *c)
 			      "writing its results)",
 			      f);
 		else if (r->end_reason[0])
-			html_escape(f, r->end_reason);
+			html_page_escape(f, r->end_reason);
 		else
 			fputs("ended early", f);
 		fputs(". The figures cover only what was measured; do not "
@@ -224,22 +224,22 @@ static void section_head(struct html_ctx *c)
 		      f);
 	for (i = 0; i < s->nwarnings; i++) {
 		fputs("<div class=\"warn\">Warning: ", f);
-		html_escape(f, s->warnings[i]);
+		html_page_escape(f, s->warnings[i]);
 		fputs("</div>\n", f);
 	}
 	fputs("<h1>oltpmark report</h1>\n<p class=\"sub\">", f);
 	if (s->meta.label[0]) {
 		fputs("label <b>", f);
-		html_escape(f, s->meta.label);
+		html_page_escape(f, s->meta.label);
 		fputs("</b>", f);
 	}
 	if (s->meta.config[0]) {
 		fputs(", configuration <b>", f);
-		html_escape(f, s->meta.config);
+		html_page_escape(f, s->meta.config);
 		fputs("</b>", f);
 	}
 	fputs(" &mdash; run directory <code>", f);
-	html_escape(f, c->in->run_dir);
+	html_page_escape(f, c->in->run_dir);
 	fputs("</code></p>\n<nav><a href=\"#summary\">Summary</a>"
 	      "<a href=\"#checks\">Checks</a><a href=\"#plots\">Plots</a>"
 	      "<a href=\"#evidence\">System evidence</a>"
@@ -255,7 +255,8 @@ static void row_server(FILE *f, const struct summary *s)
 	fputs("<tr><th>Server</th><td>buffer hit ratio ", f);
 	if (isfinite(s->buffer_hit_ratio))
 		fprintf(f, "<b>%.*f %%</b>",
-			sum_hit_pct_decimals(100.0 * s->buffer_hit_ratio, 2),
+			summary_hit_pct_decimals(100.0 * s->buffer_hit_ratio,
+						 2),
 			100.0 * s->buffer_hit_ratio);
 	else
 		fputs("unknown", f);
@@ -299,7 +300,7 @@ static void table_checkpoints(FILE *f, const struct summary *s)
 		td_num(f, k->start_s, 3);
 		td_num(f, k->end_s, 3);
 		td_num(f, k->end_s - k->start_s, 3);
-		td_text(f, sum_ckpt_in_window(s, k) ? "yes" : "no");
+		td_text(f, summary_ckpt_in_window(s, k) ? "yes" : "no");
 		td_text(f, k->kind);
 		fputs("</tr>\n", f);
 	}
@@ -335,9 +336,9 @@ static void section_summary(struct html_ctx *c)
 	      f);
 	fprintf(f, "%.3f .. %.3f s (%.3f s measured; start from ",
 		s->start_ms / 1000.0, s->end_ms / 1000.0, s->measured_s);
-	html_escape(f, s->start_from);
+	html_page_escape(f, s->start_from);
 	fputs(", end from ", f);
-	html_escape(f, s->end_from);
+	html_page_escape(f, s->end_from);
 	fputs(")</td></tr>\n<tr><th>Ramp-up</th><td>", f);
 	num(f, r->ramp_up_s, 3);
 	fputs(" s</td></tr>\n<tr><th>Steady state</th><td>", f);
@@ -361,9 +362,9 @@ static void section_summary(struct html_ctx *c)
 		fputs(" terminals, ", f);
 		count(f, r->connections);
 		fputs(" connections, keying/think ", f);
-		html_escape(f, r->keying_think[0] ? r->keying_think : "?");
+		html_page_escape(f, r->keying_think[0] ? r->keying_think : "?");
 		fputs(", transactions as ", f);
-		html_escape(f, r->tx_mode[0] ? r->tx_mode : "?");
+		html_page_escape(f, r->tx_mode[0] ? r->tx_mode : "?");
 		fputs("; connections lost ", f);
 		count(f, r->connections_lost);
 		fputs(", reconnects ", f);
@@ -395,7 +396,7 @@ static void section_summary(struct html_ctx *c)
 		static const double pct[] = {50, 90, 95, 99};
 
 		fputs("<tr>", f);
-		td_text(f, sum_type_title((enum txn_type)t));
+		td_text(f, summary_type_title((enum txn_type)t));
 		td_u64(f, ty->count);
 		td_num(f, s->mix[t].value, 2);
 		td_u64(f, ty->ok);
@@ -455,7 +456,7 @@ static void section_checks(struct html_ctx *c)
 		if (!s->mix[t].applies)
 			continue;
 		fputs("<tr>", f);
-		td_text(f, sum_type_title((enum txn_type)t));
+		td_text(f, summary_type_title((enum txn_type)t));
 		td_num(f, s->mix[t].value, 2);
 		td_num(f, s->mix[t].limit, 1);
 		td_verdict(f, s->mix[t].within);
@@ -472,7 +473,7 @@ static void section_checks(struct html_ctx *c)
 		fputs("<tr>", f);
 		td_text(f, t == TXN_DELIVERY
 				   ? "Delivery (completion)"
-				   : sum_type_title((enum txn_type)t));
+				   : summary_type_title((enum txn_type)t));
 		td_num(f, s->rt[t].value, 2);
 		td_num(f, s->rt[t].limit, 0);
 		td_verdict(f, s->rt[t].within);
@@ -554,12 +555,12 @@ static void section_notes(struct html_ctx *c)
 	fputs("<h3>Notes</h3>\n<ul>\n", f);
 	for (i = 0; i < s->nnotes; i++) {
 		fputs("<li>", f);
-		html_escape(f, s->notes[i]);
+		html_page_escape(f, s->notes[i]);
 		fputs("</li>\n", f);
 	}
 	for (i = 0; p && i < p->nnotes; i++) {
 		fputs("<li>", f);
-		html_escape(f, p->notes[i]);
+		html_page_escape(f, p->notes[i]);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n", f);
@@ -598,15 +599,15 @@ static void section_plots(struct html_ctx *c)
 				strcmp(e->name, "notpm") == 0
 					? ""
 					: " class=\"half\"");
-			html_escape(f, e->name);
+			html_page_escape(f, e->name);
 			fputs(".png\" alt=\"", f);
-			html_escape(f, e->title);
+			html_page_escape(f, e->title);
 			fputs("\"><figcaption>", f);
-			html_escape(f, e->title);
+			html_page_escape(f, e->title);
 			fputs(" &mdash; <a href=\"plots/", f);
-			html_escape(f, e->name);
+			html_page_escape(f, e->name);
 			fputs(".svg\">SVG</a>, <a href=\"plots/", f);
-			html_escape(f, e->name);
+			html_page_escape(f, e->name);
 			fputs(".gp\">gnuplot script</a></figcaption>"
 			      "</figure>\n",
 			      f);
@@ -628,7 +629,7 @@ static double vmstat_window_mean(const struct html_ctx *c,
 	size_t i, n = 0;
 
 	for (i = 0; i < vs->nsamples; i++) {
-		double v = vmstat_value(vs, i, col);
+		double v = parse_vmstat_value(vs, i, col);
 
 		if (aligned) {
 			double x = (double)vs->time_s[i] - c->start_epoch_s;
@@ -658,7 +659,7 @@ static void ev_vmstat(struct html_ctx *c)
 
 	sys_path(c, "vmstat.txt", path, sizeof(path));
 	err_clear(&err);
-	if (vmstat_parse_file(path, &vs, &err) < 0) {
+	if (parse_vmstat_file(path, &vs, &err) < 0) {
 		p_note(f, "unk", "vmstat.txt does not parse: %s", err.msg);
 		return;
 	}
@@ -669,17 +670,17 @@ static void ev_vmstat(struct html_ctx *c)
 		aligned ? "the measured window" : "the whole file",
 		vs.nsamples);
 	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
-		if (vmstat_column(&vs, cols[i]) >= 0)
+		if (parse_vmstat_column(&vs, cols[i]) >= 0)
 			fprintf(f, "<th>%s</th>", cols[i]);
 	fputs("</tr>\n<tr>", f);
 	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
-		int k = vmstat_column(&vs, cols[i]);
+		int k = parse_vmstat_column(&vs, cols[i]);
 
 		if (k >= 0)
 			td_num(f, vmstat_window_mean(c, &vs, k, aligned), 1);
 	}
 	fputs("</tr>\n</table>\n", f);
-	vmstat_free(&vs);
+	parse_vmstat_free(&vs);
 }
 
 static void ev_iostat(struct html_ctx *c)
@@ -698,7 +699,7 @@ static void ev_iostat(struct html_ctx *c)
 	else
 		sys_path(c, "iostat.json", path, sizeof(path));
 	err_clear(&err);
-	if (iostat_parse_file(path, &io, &err) < 0) {
+	if (parse_iostat_file(path, &io, &err) < 0) {
 		p_note(f, "unk", "iostat output does not parse: %s", err.msg);
 		return;
 	}
@@ -742,7 +743,7 @@ static void ev_iostat(struct html_ctx *c)
 	fputs("</table>\n", f);
 	if (!shown)
 		p_note(f, "sub", "No device did any I/O.");
-	iostat_free(&io);
+	parse_iostat_free(&io);
 }
 
 static void ev_interrupts(struct html_ctx *c)
@@ -761,13 +762,13 @@ static void ev_interrupts(struct html_ctx *c)
 	sys_path(c, "interrupts.start", pa, sizeof(pa));
 	sys_path(c, "interrupts.stop", pb, sizeof(pb));
 	err_clear(&err);
-	if (irq_parse_file(pa, &a, &err) < 0 ||
-	    irq_parse_file(pb, &b, &err) < 0 ||
-	    irq_delta(&a, &b, &d, &err) < 0) {
+	if (parse_interrupts_file(pa, &a, &err) < 0 ||
+	    parse_interrupts_file(pb, &b, &err) < 0 ||
+	    parse_interrupts_delta(&a, &b, &d, &err) < 0) {
 		p_note(f, "unk", "interrupts not shown: %s", err.msg);
 		goto out;
 	}
-	irq_delta_sort(&d);
+	parse_interrupts_delta_sort(&d);
 	span = mtime_span_s(pa, pb);
 	fprintf(f, "<p>Interrupts between the start and stop snapshots");
 	if (isfinite(span))
@@ -787,9 +788,9 @@ static void ev_interrupts(struct html_ctx *c)
 	}
 	fputs("</table>\n", f);
 out:
-	irq_delta_free(&d);
-	irq_free(&a);
-	irq_free(&b);
+	parse_interrupts_delta_free(&d);
+	parse_interrupts_free(&a);
+	parse_interrupts_free(&b);
 }
 
 /* Deltas without rates, when the snapshots' times are unknown. */
@@ -841,9 +842,9 @@ static void ev_diskstats(struct html_ctx *c)
 	sys_path(c, "diskstats.start", pa, sizeof(pa));
 	sys_path(c, "diskstats.stop", pb, sizeof(pb));
 	err_clear(&err);
-	if (diskstats_parse_file(pa, &a, &err) < 0 ||
-	    diskstats_parse_file(pb, &b, &err) < 0 ||
-	    diskstats_delta(&a, &b, &d, &err) < 0) {
+	if (parse_diskstats_file(pa, &a, &err) < 0 ||
+	    parse_diskstats_file(pb, &b, &err) < 0 ||
+	    parse_diskstats_delta(&a, &b, &d, &err) < 0) {
 		p_note(f, "unk", "diskstats not shown: %s", err.msg);
 		goto out;
 	}
@@ -863,7 +864,7 @@ static void ev_diskstats(struct html_ctx *c)
 		struct diskstats_rates r;
 
 		if (d.devs[i].v[DS_READS] + d.devs[i].v[DS_WRITES] == 0 ||
-		    diskstats_rates(&d.devs[i], span, &r, NULL) < 0)
+		    parse_diskstats_rates(&d.devs[i], span, &r, NULL) < 0)
 			continue;
 		fputs("<tr>", f);
 		td_text(f, d.devs[i].name);
@@ -882,9 +883,9 @@ static void ev_diskstats(struct html_ctx *c)
 	if (!shown)
 		p_note(f, "sub", "No device did any I/O.");
 out:
-	diskstats_delta_free(&d);
-	diskstats_free(&a);
-	diskstats_free(&b);
+	parse_diskstats_delta_free(&d);
+	parse_diskstats_free(&a);
+	parse_diskstats_free(&b);
 }
 
 static void ev_readprofile(struct html_ctx *c)
@@ -898,11 +899,11 @@ static void ev_readprofile(struct html_ctx *c)
 	memset(&p, 0, sizeof(p));
 	sys_path(c, "readprofile.txt", path, sizeof(path));
 	err_clear(&err);
-	if (rprof_parse_file(path, &p, &err) < 0) {
+	if (parse_readprofile_file(path, &p, &err) < 0) {
 		p_note(f, "unk", "readprofile.txt does not parse: %s", err.msg);
 		return;
 	}
-	rprof_sort_by_ticks(&p);
+	parse_readprofile_sort_by_ticks(&p);
 	fprintf(f,
 		"<p>Top %d kernel functions by profile ticks (%llu "
 		"ticks in all).</p>\n<table>\n<tr><th>ticks</th>"
@@ -922,7 +923,7 @@ static void ev_readprofile(struct html_ctx *c)
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	rprof_free(&p);
+	parse_readprofile_free(&p);
 }
 
 static void lock_row(FILE *f, const struct lockstat_class *k)
@@ -952,11 +953,11 @@ static void ev_lockstat(struct html_ctx *c)
 	memset(&d, 0, sizeof(d));
 	sys_path(c, "lock_stat.txt", path, sizeof(path));
 	err_clear(&err);
-	if (lockstat_parse_file(path, &d, &err) < 0) {
+	if (parse_lockstat_file(path, &d, &err) < 0) {
 		p_note(f, "unk", "lock_stat.txt does not parse: %s", err.msg);
 		return;
 	}
-	lockstat_sort(&d, LS_CONTENTIONS);
+	parse_lockstat_sort(&d, LS_CONTENTIONS);
 	fprintf(f,
 		"<p>Top %d lock classes by contentions; the storage locks "
 		"(SCSI host lock, block queue locks) are highlighted and "
@@ -969,7 +970,7 @@ static void ev_lockstat(struct html_ctx *c)
 		if (i < HTML_TOP || d.classes[i].is_storage_lock)
 			lock_row(f, &d.classes[i]);
 	fputs("</table>\n", f);
-	lockstat_free(&d);
+	parse_lockstat_free(&d);
 }
 
 static void ev_raw(struct html_ctx *c, const char *file, const char *what)
@@ -995,12 +996,12 @@ static void ev_perf(struct html_ctx *c)
 	memset(&r, 0, sizeof(r));
 	sys_path(c, "perf-report.txt", path, sizeof(path));
 	err_clear(&err);
-	if (perf_parse_file(path, &r, &err) < 0) {
+	if (parse_perf_file(path, &r, &err) < 0) {
 		p_note(f, "unk", "perf-report.txt does not parse: %s", err.msg);
 		ev_raw(c, "perf-report.txt", "perf report by symbol");
 		return;
 	}
-	perf_sort(&r);
+	parse_perf_sort(&r);
 	fprintf(f,
 		"<p>Top %d symbols by share of the samples ([k] kernel, [.] "
 		"user space), from <a href=\"sys/perf-report.txt\">"
@@ -1019,7 +1020,7 @@ static void ev_perf(struct html_ctx *c)
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	perf_free(&r);
+	parse_perf_free(&r);
 }
 
 static void ev_perf_lock(struct html_ctx *c)
@@ -1187,7 +1188,7 @@ static void ev_snapshot_pair(struct html_ctx *c, const char *view)
 	if (access(pa, F_OK) != 0 && access(pb, F_OK) != 0)
 		return;
 	fputs("<h4>", f);
-	html_escape(f, view);
+	html_page_escape(f, view);
 	fputs("</h4>\n", f);
 	if (read_snapshot(pa, ha, ra, sizeof(ha)) < 0 ||
 	    read_snapshot(pb, hb, rb, sizeof(hb)) < 0) {
@@ -1370,15 +1371,15 @@ static void json_rows(FILE *f, const char *prefix, const json_t *j, int *rows)
 		return;
 	}
 	fputs("<tr><th>", f);
-	html_escape(f, prefix);
+	html_page_escape(f, prefix);
 	fputs("</th><td>", f);
 	if (json_is_string(j)) {
-		html_escape(f, json_string_value(j));
+		html_page_escape(f, json_string_value(j));
 	} else {
 		char *s = json_dumps(j,
 				     JSON_ENCODE_ANY | JSON_REAL_PRECISION(12));
 
-		html_escape(f, s ? s : "?");
+		html_page_escape(f, s ? s : "?");
 		free(s);
 	}
 	fputs("</td></tr>\n", f);
@@ -1434,7 +1435,7 @@ int html_write_report(const struct html_input *in, struct err *err)
 	snprintf(title, sizeof(title), "oltpmark report%s%s%s%s",
 		 in->sum->meta.label[0] ? ": " : "", in->sum->meta.label,
 		 in->sum->meta.config[0] ? " / " : "", in->sum->meta.config);
-	html_begin(c.f, title);
+	html_page_begin(c.f, title);
 	section_head(&c);
 	section_summary(&c);
 	section_checks(&c);
@@ -1443,7 +1444,7 @@ int html_write_report(const struct html_input *in, struct err *err)
 	section_plots(&c);
 	section_evidence(&c);
 	section_metadata(&c);
-	html_end(c.f);
+	html_page_end(c.f);
 	if (ferror(c.f))
 		rc = err_set(err, -EIO, "%s: write failed", tmp);
 	if (fclose(c.f) != 0 && rc == 0)

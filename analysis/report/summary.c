@@ -44,7 +44,7 @@ static const char *const type_titles[TXN_NR] = {
 	[TXN_STOCK_LEVEL] = "Stock-Level",
 };
 
-const char *sum_type_title(enum txn_type type)
+const char *summary_type_title(enum txn_type type)
 {
 	return (unsigned)type < TXN_NR ? type_titles[type] : "?";
 }
@@ -123,7 +123,7 @@ static int check_format(const json_t *j, const char *name, const char *want,
 	return 0;
 }
 
-void sum_run_unknown(struct sum_run *out)
+void summary_run_unknown(struct sum_run *out)
 {
 	int t;
 
@@ -154,12 +154,13 @@ void sum_run_unknown(struct sum_run *out)
 	out->server_pid = -1;
 }
 
-int sum_run_from_json(const json_t *run, struct sum_run *out, struct err *err)
+int summary_run_from_json(const json_t *run, struct sum_run *out,
+			  struct err *err)
 {
 	const json_t *counts, *in, *cost, *p, *stats;
 	int rc, t;
 
-	sum_run_unknown(out);
+	summary_run_unknown(out);
 	rc = check_format(run, "run.json", "oltpmark-run/1", err);
 	if (rc < 0)
 		return rc;
@@ -223,7 +224,7 @@ int sum_run_from_json(const json_t *run, struct sum_run *out, struct err *err)
 	return 0;
 }
 
-void sum_meta_unknown(struct sum_meta *out)
+void summary_meta_unknown(struct sum_meta *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->diagnostic = -1;
@@ -231,13 +232,13 @@ void sum_meta_unknown(struct sum_meta *out)
 	out->opt_ramp_up_s = NAN;
 }
 
-int sum_meta_from_json(const json_t *meta, struct sum_meta *out,
-		       struct err *err)
+int summary_meta_from_json(const json_t *meta, struct sum_meta *out,
+			   struct err *err)
 {
 	const json_t *opts, *notes;
 	int rc;
 
-	sum_meta_unknown(out);
+	summary_meta_unknown(out);
 	rc = check_format(meta, "meta.json", "oltpmark-meta/1", err);
 	if (rc < 0)
 		return rc;
@@ -257,8 +258,8 @@ int sum_meta_from_json(const json_t *meta, struct sum_meta *out,
 	return 0;
 }
 
-bool sum_run_measured(const struct sum_run *run, int64_t *start_ms,
-		      int64_t *end_ms)
+bool summary_run_measured(const struct sum_run *run, int64_t *start_ms,
+			  int64_t *end_ms)
 {
 	double end_s;
 
@@ -291,7 +292,7 @@ int summary_init(struct summary *s, const struct sum_run *run,
 	s->open_end = end_ms == SUM_OPEN_END;
 	s->start_from = start_from;
 	s->end_from = end_from;
-	if (sum_run_measured(run, &m_start, &m_end))
+	if (summary_run_measured(run, &m_start, &m_end))
 		s->whole_measured = start_ms == m_start && end_ms == m_end;
 	s->first_t_ms = s->last_t_ms = -1;
 	s->buffer_hit_ratio = s->blks_read_per_s = NAN;
@@ -316,7 +317,7 @@ void summary_free(struct summary *s)
 	free(s->steady_no);
 	s->steady_no = NULL;
 	s->steady_n = s->steady_cap = 0;
-	ckpt_free(&s->ckpts);
+	checkpoints_free(&s->ckpts);
 	s->ckpts_known = false;
 }
 
@@ -452,13 +453,13 @@ void summary_warn(struct summary *s, const char *fmt, ...)
 
 void summary_set_checkpoints(struct summary *s, struct ckpt_list *l)
 {
-	ckpt_free(&s->ckpts);
+	checkpoints_free(&s->ckpts);
 	s->ckpts = *l;
 	s->ckpts_known = true;
 	memset(l, 0, sizeof(*l));
 }
 
-bool sum_ckpt_in_window(const struct summary *s, const struct ckpt *c)
+bool summary_ckpt_in_window(const struct summary *s, const struct ckpt *c)
 {
 	/* the window is [start, end), a checkpoint [start, end] */
 	return llround(c->start_s * 1000.0) < s->end_ms &&
@@ -477,7 +478,7 @@ bool sum_ckpt_in_window(const struct summary *s, const struct ckpt *c)
  * % gives fitted changes of several % by chance; without this a short
  * run is "not steady" whatever the system does. Too noisy to tell: -1.
  */
-void sum_steady_fit(const double *notpm, size_t n, struct sum_steady *out)
+void summary_steady_fit(const double *notpm, size_t n, struct sum_steady *out)
 {
 	double xm, ym = 0, sxy = 0, sxx = 0, b, sse = 0, se_b;
 	size_t k;
@@ -749,12 +750,12 @@ static int compute_steady(struct summary *s, struct err *err)
 	for (k = 0; k < n; k++)
 		v[k] = (k < s->steady_n ? (double)s->steady_no[k] : 0.0) *
 		       60000.0 / SUM_STEADY_INTERVAL_MS;
-	sum_steady_fit(v, n, &s->steady);
+	summary_steady_fit(v, n, &s->steady);
 	free(v);
 	return 0;
 }
 
-int sum_hit_pct_decimals(double pct, int decimals)
+int summary_hit_pct_decimals(double pct, int decimals)
 {
 	while (decimals < 6 && pct < 99.0 &&
 	       round(pct * pow(10, decimals)) / pow(10, decimals) >= 99.0)
@@ -784,7 +785,7 @@ static void compute_server(struct summary *s)
 		summary_warn(s,
 			     "cached run with buffer hit ratio %.*f %%: the "
 			     "database did not fit or was not pre-warmed",
-			     sum_hit_pct_decimals(pct, 1), pct);
+			     summary_hit_pct_decimals(pct, 1), pct);
 	}
 	if (strcmp(s->meta.config, "noncached") == 0 &&
 	    s->meta.noncached_enforced == 0)
@@ -792,7 +793,7 @@ static void compute_server(struct summary *s)
 				"may have come from the page cache");
 	s->ckpts_in_window = 0;
 	for (i = 0; i < s->ckpts.n; i++)
-		if (sum_ckpt_in_window(s, &s->ckpts.items[i]))
+		if (summary_ckpt_in_window(s, &s->ckpts.items[i]))
 			s->ckpts_in_window++;
 }
 
@@ -1274,7 +1275,8 @@ static void text_types(const struct summary *s, FILE *f)
 		const struct sum_type *ty = &s->type[t];
 		int64_t retries = s->retries_scope ? s->run.retries[t] : -1;
 
-		fprintf(f, "  %-13s %10llu ", sum_type_title((enum txn_type)t),
+		fprintf(f, "  %-13s %10llu ",
+			summary_type_title((enum txn_type)t),
 			(unsigned long long)ty->count);
 		put_num(f, 7, 2, s->mix[t].value);
 		fprintf(f, " %10llu %9llu %7llu ", (unsigned long long)ty->ok,
@@ -1302,7 +1304,7 @@ static void text_types(const struct summary *s, FILE *f)
 		static const double pct[] = {50, 90, 95, 99};
 		int i;
 
-		fprintf(f, "  %-13s", sum_type_title((enum txn_type)t));
+		fprintf(f, "  %-13s", summary_type_title((enum txn_type)t));
 		if (ty->count == 0) {
 			fprintf(f, " (none)\n");
 			continue;
@@ -1320,7 +1322,7 @@ static void text_types(const struct summary *s, FILE *f)
 
 		if (ty->count == 0)
 			continue;
-		fprintf(f, "  %-13s", sum_type_title((enum txn_type)t));
+		fprintf(f, "  %-13s", summary_type_title((enum txn_type)t));
 		put_num(f, 10, 2, hist_mean(&ty->service) / 1000.0);
 		put_ms(f, hist_percentile(&ty->service, 90));
 		fputc('\n', f);
@@ -1339,7 +1341,7 @@ static void text_checks(const struct summary *s, FILE *f)
 
 		if (!c->applies)
 			continue;
-		fprintf(f, "  %-13s ", sum_type_title((enum txn_type)t));
+		fprintf(f, "  %-13s ", summary_type_title((enum txn_type)t));
 		put_num(f, 7, 2, c->value);
 		fprintf(f, " %%  at least %5.1f %%   %s\n", c->limit,
 			tri_word(c->within));
@@ -1351,7 +1353,7 @@ static void text_checks(const struct summary *s, FILE *f)
 	for (t = 0; t < TXN_NR; t++) {
 		const struct sum_check *c = &s->rt[t];
 
-		fprintf(f, "  %-13s ", sum_type_title((enum txn_type)t));
+		fprintf(f, "  %-13s ", summary_type_title((enum txn_type)t));
 		put_num(f, 10, 2, c->value);
 		fprintf(f, " ms  under %6.0f ms   %s%s\n", c->limit,
 			tri_word(c->within),
@@ -1447,7 +1449,8 @@ static void text_server(const struct summary *s, FILE *f)
 	fprintf(f, "  buffer hit ratio   ");
 	if (isfinite(s->buffer_hit_ratio))
 		fprintf(f, "%.*f %%",
-			sum_hit_pct_decimals(100.0 * s->buffer_hit_ratio, 2),
+			summary_hit_pct_decimals(100.0 * s->buffer_hit_ratio,
+						 2),
 			100.0 * s->buffer_hit_ratio);
 	else
 		fprintf(f, "unknown");
@@ -1491,7 +1494,7 @@ static void text_checkpoints(const struct summary *s, FILE *f)
 
 		fprintf(f, "  %10.3f %10.3f %8.3f  %-6s %s\n", c->start_s,
 			c->end_s, c->end_s - c->start_s,
-			sum_ckpt_in_window(s, c) ? "yes" : "no", c->kind);
+			summary_ckpt_in_window(s, c) ? "yes" : "no", c->kind);
 	}
 	if (s->ckpts.n > SUM_TEXT_CKPTS)
 		fprintf(f, "  ... and %zu more (see summary.json)\n",

@@ -41,12 +41,13 @@ static int write_file(const char *dir, enum cout_format fmt,
 	FILE *f;
 	int rc;
 
-	snprintf(path, path_size, "%s/%s", dir, cout_file_name(fmt));
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, cout_file_name(fmt));
+	snprintf(path, path_size, "%s/%s", dir, compare_out_file_name(fmt));
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir,
+		 compare_out_file_name(fmt));
 	f = fopen(tmp, "w");
 	if (!f)
 		return err_set(err, -errno, "%s: %s", tmp, strerror(errno));
-	rc = cout_write(f, fmt, in, err);
+	rc = compare_out_write(f, fmt, in, err);
 	if (fclose(f) != 0 && rc == 0)
 		rc = err_set(err, -EIO, "%s: write failed", tmp);
 	if (rc == 0 && rename(tmp, path) != 0)
@@ -83,7 +84,7 @@ int cmd_compare(int argc, char **argv)
 		 .value = &format,
 		 .arg_name = "FMT",
 		 .help = "text (default), md, csv, json or html",
-		 .choices = cout_format_names},
+		 .choices = compare_out_format_names},
 		{.long_name = "holm",
 		 .kind = OPT_FLAG,
 		 .value = &holm,
@@ -166,7 +167,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	if (score_compute(&rs, baseline, holm, &t, &err) < 0 ||
-	    cev_build(&ev, &rs, &t, &err) < 0) {
+	    compare_evidence_build(&ev, &rs, &t, &err) < 0) {
 		log_error("compare: %s", err.msg);
 		goto out;
 	}
@@ -184,7 +185,8 @@ int cmd_compare(int argc, char **argv)
 				  strerror(errno));
 			goto out;
 		}
-		if (cplots_make(out_dir, &rs, &t, &ev, &plots, &err) < 0) {
+		if (compare_plots_make(out_dir, &rs, &t, &ev, &plots, &err) <
+		    0) {
 			log_error("compare: %s", err.msg);
 			goto out;
 		}
@@ -200,8 +202,8 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		}
 		printf("%s\n", path);
-	} else if (cout_write(stdout, (enum cout_format)format, &in, &err) <
-		   0) {
+	} else if (compare_out_write(stdout, (enum cout_format)format, &in,
+				     &err) < 0) {
 		log_error("compare: %s", err.msg);
 		goto out;
 	}
@@ -216,8 +218,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	status = 0;
 out:
-	cplots_free(&plots);
-	cev_free(&ev);
+	compare_plots_free(&plots);
+	compare_evidence_free(&ev);
 	score_free(&t);
 	runset_free(&rs);
 	return status;
