@@ -6,10 +6,12 @@
  * label and configuration), JSON (every number) or one self-contained
  * HTML page.
  *
- * Text, Markdown and HTML are rendered from one document model, so they
- * always say the same; CSV and JSON are written from the numbers
- * directly. Output is deterministic: rows in a fixed order (baseline
- * first, then labels sorted), numbers in fixed formats.
+ * Text, Markdown and HTML are rendered from one document model
+ * (compare_doc.h, filled by compare_content.h, rendered by
+ * compare_render.h), so they always say the same; CSV and JSON
+ * (compare_csv.h, compare_json.h) are written from the numbers directly.
+ * Output is deterministic: rows in a fixed order (baseline first, then
+ * labels sorted: score_row_label()), numbers in fixed formats.
  */
 #ifndef OLTPMARK_ANALYSIS_COMPARE_OUT_H
 #define OLTPMARK_ANALYSIS_COMPARE_OUT_H
