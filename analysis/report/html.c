@@ -25,6 +25,7 @@
 #include "analysis/parsers/parse_iostat.h"
 #include "analysis/parsers/parse_lockstat.h"
 #include "analysis/parsers/parse_perf.h"
+#include "analysis/parsers/parse_pgstats.h"
 #include "analysis/parsers/parse_readprofile.h"
 #include "analysis/parsers/parse_vmstat.h"
 
@@ -1038,147 +1039,62 @@ static void ev_sysinfo(struct html_ctx *c)
 	fputs("</details>\n", c->f);
 }
 
-/*
- * Split one CSV line (psql --csv: fields quoted when they hold a comma,
- * a quote or a newline) in place. Returns the field count (at most max).
- */
-static int csv_split(char *line, char **fields, int max)
-{
-	char *p = line, *w;
-	int n = 0;
-
-	line[strcspn(line, "\r\n")] = '\0';
-	while (n < max) {
-		fields[n++] = w = p;
-		if (*p == '"') {
-			p++;
-			while (*p) {
-				if (*p == '"' && p[1] == '"') {
-					*w++ = '"';
-					p += 2;
-				} else if (*p == '"') {
-					p++;
-					break;
-				} else {
-					*w++ = *p++;
-				}
-			}
-			while (*p && *p != ',')
-				p++;
-		} else {
-			while (*p && *p != ',')
-				*w++ = *p++;
-		}
-		if (*p != ',') {
-			*w = '\0';
-			break;
-		}
-		p++;
-		*w = '\0';
-	}
-	return n;
-}
-
-/* One wait event of pg_wait_events.csv, summed over the samples. */
-struct wait_sum {
-	char key[192]; /* "type / event / state" */
-	double count;  /* sessions summed over samples */
-};
-
-static int wait_cmp(const void *a, const void *b)
-{
-	const struct wait_sum *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count < y->count ? 1 : -1;
-	return strcmp(x->key, y->key);
-}
-
 static void ev_wait_events(struct html_ctx *c)
 {
-	struct wait_sum *w = NULL;
-	char path[PATH_MAX], line[1024], last_ts[64] = "", *fld[8];
-	size_t n = 0, cap = 0, i, samples = 0;
-	FILE *in, *f = c->f;
+	struct pgstats_waits w;
+	char path[PATH_MAX];
+	struct err err;
+	size_t i;
+	FILE *f = c->f;
 
 	sys_path(c, "pg_wait_events.csv", path, sizeof(path));
-	in = fopen(path, "r");
-	if (!in)
+	err_clear(&err);
+	if (parse_pgstats_waits_file(path, &w, &err) < 0) {
+		p_note(f, "unk", "pg_wait_events.csv does not parse: %s",
+		       err.msg);
 		return;
-	while (fgets(line, sizeof(line), in)) {
-		char key[192];
-		int nf = csv_split(line, fld, 8);
-
-		if (nf != 5 || strcmp(fld[0], "ts") == 0)
-			continue;
-		if (strcmp(fld[0], last_ts) != 0) {
-			samples++;
-			snprintf(last_ts, sizeof(last_ts), "%s", fld[0]);
-		}
-		snprintf(key, sizeof(key), "%s / %s / %s",
-			 fld[1][0] ? fld[1] : "(none)",
-			 fld[2][0] ? fld[2] : "(none)",
-			 fld[3][0] ? fld[3] : "(none)");
-		for (i = 0; i < n && strcmp(w[i].key, key) != 0; i++)
-			;
-		if (i == n) {
-			if (n == cap) {
-				struct wait_sum *nw;
-
-				cap = cap ? cap * 2 : 32;
-				nw = realloc(w, cap * sizeof(*w));
-				if (!nw)
-					break;
-				w = nw;
-			}
-			snprintf(w[n].key, sizeof(w[n].key), "%s", key);
-			w[n++].count = 0;
-		}
-		w[i].count += atof(fld[4]);
 	}
-	fclose(in);
-	if (samples == 0) {
+	if (w.samples == 0) {
 		p_note(f, "sub", "pg_wait_events.csv holds no sample.");
-		free(w);
+		parse_pgstats_waits_free(&w);
 		return;
 	}
-	qsort(w, n, sizeof(*w), wait_cmp);
+	parse_pgstats_waits_sort(&w);
 	fprintf(f,
 		"<p>Server sessions by wait event, mean over %zu samples "
 		"(an empty wait event with state active is running on "
 		"CPU).</p>\n<table>\n<tr><th class=\"l\">wait type / "
 		"event / state</th><th>mean sessions</th></tr>\n",
-		samples);
-	for (i = 0; i < n && i < HTML_TOP; i++) {
+		w.samples);
+	for (i = 0; i < w.n && i < HTML_TOP; i++) {
+		const struct pgstats_wait *e = &w.v[i];
+		char key[512];
+
+		snprintf(key, sizeof(key), "%s / %s / %s",
+			 e->type[0] ? e->type : "(none)",
+			 e->event[0] ? e->event : "(none)",
+			 e->state[0] ? e->state : "(none)");
 		fputs("<tr>", f);
-		td_text(f, w[i].key);
-		td_num(f, w[i].count / (double)samples, 2);
+		td_text(f, key);
+		td_num(f, e->sessions / (double)w.samples, 2);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	free(w);
+	/* One cut last line is how a stopped psql leaves the file. */
+	if (w.bad_lines > 1)
+		p_note(f, "sub",
+		       "%zu lines of pg_wait_events.csv could not be read.",
+		       w.bad_lines);
+	parse_pgstats_waits_free(&w);
 }
 
-/* Read a header line and the first data line of a CSV snapshot. */
-static int read_snapshot(const char *path, char *hdr, char *row, size_t size)
-{
-	FILE *in = fopen(path, "r");
-	int ok;
-
-	if (!in)
-		return -1;
-	ok = fgets(hdr, (int)size, in) && fgets(row, (int)size, in);
-	fclose(in);
-	return ok ? 0 : -1;
-}
-
-/* Start, stop and delta of the numeric columns of a snapshot pair. */
+/* Start, stop and change of the numeric columns of a snapshot pair. */
 static void ev_snapshot_pair(struct html_ctx *c, const char *view)
 {
-	char pa[PATH_MAX], pb[PATH_MAX], ha[2048], ra[2048], hb[2048], rb[2048],
-		name[96];
-	char *fha[64], *fra[64], *fhb[64], *frb[64];
-	int nha, nra, nhb, nrb, i, k;
+	struct pgstats_snapshot a, b;
+	char pa[PATH_MAX], pb[PATH_MAX], name[96];
+	struct err err;
+	size_t i;
 	FILE *f = c->f;
 
 	snprintf(name, sizeof(name), "%s.start.csv", view);
@@ -1190,42 +1106,36 @@ static void ev_snapshot_pair(struct html_ctx *c, const char *view)
 	fputs("<h4>", f);
 	html_page_escape(f, view);
 	fputs("</h4>\n", f);
-	if (read_snapshot(pa, ha, ra, sizeof(ha)) < 0 ||
-	    read_snapshot(pb, hb, rb, sizeof(hb)) < 0) {
-		p_note(f, "unk",
-		       "%s: the start or stop snapshot is missing "
-		       "or empty",
-		       view);
-		return;
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	err_clear(&err);
+	if (parse_pgstats_snapshot_file(pa, &a, &err) < 0 ||
+	    parse_pgstats_snapshot_file(pb, &b, &err) < 0) {
+		p_note(f, "unk", "%s not shown: %s", view, err.msg);
+		goto out;
 	}
-	nha = csv_split(ha, fha, 64);
-	nra = csv_split(ra, fra, 64);
-	nhb = csv_split(hb, fhb, 64);
-	nrb = csv_split(rb, frb, 64);
 	fputs("<table>\n<tr><th class=\"l\">column</th><th>start</th>"
 	      "<th>stop</th><th>change</th></tr>\n",
 	      f);
-	for (i = 0; i < nha && i < nra; i++) {
-		char *ea, *eb;
-		double a, b;
+	for (i = 0; i < a.ncols; i++) {
+		double va, vb;
 
-		for (k = 0; k < nhb && k < nrb; k++)
-			if (strcmp(fha[i], fhb[k]) == 0)
-				break;
-		if (k == nhb || k == nrb || !fra[i][0] || !frb[k][0])
-			continue;
-		a = strtod(fra[i], &ea);
-		b = strtod(frb[k], &eb);
-		if (*ea || *eb)
+		if (!parse_pgstats_snapshot_value(&a, (int)i, &va) ||
+		    !parse_pgstats_snapshot_value(
+			    &b, parse_pgstats_snapshot_column(&b, a.names[i]),
+			    &vb))
 			continue;
 		fputs("<tr>", f);
-		td_text(f, fha[i]);
-		td_num(f, a, 0);
-		td_num(f, b, 0);
-		td_num(f, b - a, 0);
+		td_text(f, a.names[i]);
+		td_num(f, va, 0);
+		td_num(f, vb, 0);
+		td_num(f, vb - va, 0);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
+out:
+	parse_pgstats_snapshot_free(&a);
+	parse_pgstats_snapshot_free(&b);
 }
 
 static void ev_pgstats(struct html_ctx *c)
