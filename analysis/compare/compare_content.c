@@ -432,7 +432,6 @@ static void profile_table(struct cdoc *d, const char *label,
 
 static void profile_tables(struct cdoc *d, const struct cout_input *in)
 {
-	static const enum cev_source sources[] = {CEV_READPROFILE, CEV_PERF};
 	const struct score_table *t = in->t;
 	const char *base_label = t->labels[t->baseline];
 	size_t c, s, i;
@@ -441,29 +440,31 @@ static void profile_tables(struct cdoc *d, const struct cout_input *in)
 		return;
 	compare_doc_heading(d, 2, "Kernel profiles");
 	for (c = 0; c < t->nconfigs; c++) {
-		for (s = 0; s < sizeof(sources) / sizeof(sources[0]); s++) {
+		for (s = 0; s < CEV_SOURCE_NR; s++) {
+			const enum cev_source src = (enum cev_source)s;
 			const char *cfg = t->configs[c];
 			const struct cev_profile *base =
 				compare_evidence_profile_find(
-					in->ev, base_label, cfg, sources[s]);
+					in->ev, base_label, cfg, src);
 			bool any = false;
 
+			if (compare_evidence_source_is_lock(src))
+				continue;
 			for (i = 0; i < t->nlabels; i++)
 				any |= compare_evidence_profile_find(
 					       in->ev, t->labels[i], cfg,
-					       sources[s]) != NULL;
+					       src) != NULL;
 			if (!any)
 				continue;
-			compare_doc_heading(
-				d, 3, "%s: %s (%s)", runset_config_title(cfg),
-				compare_evidence_source_name(sources[s]),
-				compare_evidence_source_file(sources[s]));
+			compare_doc_heading(d, 3, "%s: %s (%s)",
+					    runset_config_title(cfg),
+					    compare_evidence_source_name(src),
+					    compare_evidence_source_file(src));
 			for (i = 0; i < t->nlabels; i++) {
 				size_t l = score_row_label(t, i);
 				const struct cev_profile *p =
 					compare_evidence_profile_find(
-						in->ev, t->labels[l], cfg,
-						sources[s]);
+						in->ev, t->labels[l], cfg, src);
 
 				if (p)
 					profile_table(d, t->labels[l], p, base);
@@ -474,8 +475,7 @@ static void profile_tables(struct cdoc *d, const struct cout_input *in)
 					"The baseline %s has no %s profile "
 					"here: no changes shown.",
 					base_label,
-					compare_evidence_source_name(
-						sources[s]));
+					compare_evidence_source_name(src));
 		}
 	}
 	compare_doc_para(
@@ -609,7 +609,6 @@ static void perf_lock_note(struct cdoc *d)
 
 static void lock_tables(struct cdoc *d, const struct cout_input *in)
 {
-	static const enum cev_source sources[] = {CEV_LOCK_STAT, CEV_PERF_LOCK};
 	bool perf_lock = false;
 	const struct score_table *t = in->t;
 	const char *base_label = t->labels[t->baseline];
@@ -619,30 +618,32 @@ static void lock_tables(struct cdoc *d, const struct cout_input *in)
 		return;
 	compare_doc_heading(d, 2, "Lock contention");
 	for (c = 0; c < t->nconfigs; c++) {
-		for (s = 0; s < sizeof(sources) / sizeof(sources[0]); s++) {
+		for (s = 0; s < CEV_SOURCE_NR; s++) {
+			const enum cev_source src = (enum cev_source)s;
 			const char *cfg = t->configs[c];
 			const struct cev_locks *base =
 				compare_evidence_locks_find(in->ev, base_label,
-							    cfg, sources[s]);
+							    cfg, src);
 			bool any = false;
 
+			if (!compare_evidence_source_is_lock(src))
+				continue;
 			for (i = 0; i < t->nlabels; i++)
 				any |= compare_evidence_locks_find(
 					       in->ev, t->labels[i], cfg,
-					       sources[s]) != NULL;
+					       src) != NULL;
 			if (!any)
 				continue;
-			perf_lock |= sources[s] == CEV_PERF_LOCK;
-			compare_doc_heading(
-				d, 3, "%s: %s (%s)", runset_config_title(cfg),
-				compare_evidence_source_name(sources[s]),
-				compare_evidence_source_file(sources[s]));
+			perf_lock |= src == CEV_PERF_LOCK;
+			compare_doc_heading(d, 3, "%s: %s (%s)",
+					    runset_config_title(cfg),
+					    compare_evidence_source_name(src),
+					    compare_evidence_source_file(src));
 			for (i = 0; i < t->nlabels; i++) {
 				size_t l = score_row_label(t, i);
 				const struct cev_locks *lk =
 					compare_evidence_locks_find(
-						in->ev, t->labels[l], cfg,
-						sources[s]);
+						in->ev, t->labels[l], cfg, src);
 
 				if (lk)
 					lock_table(d, t->labels[l], lk, base);
@@ -653,8 +654,7 @@ static void lock_tables(struct cdoc *d, const struct cout_input *in)
 					"The baseline %s has no %s data here: "
 					"no changes shown.",
 					base_label,
-					compare_evidence_source_name(
-						sources[s]));
+					compare_evidence_source_name(src));
 		}
 	}
 	compare_doc_para(

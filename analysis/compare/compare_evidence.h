@@ -163,6 +163,9 @@ const char *compare_evidence_source_name(enum cev_source source);
 /* The file below a run directory a source reads ("sys/lock_stat.txt"). */
 const char *compare_evidence_source_file(enum cev_source source);
 
+/* Whether a source gives lock tables (struct cev_locks), not profiles. */
+bool compare_evidence_source_is_lock(enum cev_source source);
+
 /*
  * The vmstat samples of a whole run, for the plots: *x gets seconds since
  * the run's start (meta.json start; since vmstat's first sample, at one

@@ -620,6 +620,15 @@ static void section_plots(struct html_ctx *c)
 
 /* ---- system evidence ---- */
 
+/*
+ * Each hook is one row of ev_sources[] below: which files it leaves,
+ * how they are read (read(), filling a struct of size bytes, which
+ * release() frees) and how the result is shown (show()). A hook without
+ * a parser (size 0) has show() read its files itself. section_evidence()
+ * does the rest for every hook alike: the skip reason, "no output", the
+ * note when read() fails, the problems the hook reported.
+ */
+
 /* Mean of a vmstat column over the window (or all samples). */
 static double vmstat_window_mean(const struct html_ctx *c,
 				 const struct vmstat_series *vs, int col,
@@ -646,73 +655,81 @@ static double vmstat_window_mean(const struct html_ctx *c,
 	return n ? sum / (double)n : NAN;
 }
 
-static void ev_vmstat(struct html_ctx *c)
+static int read_vmstat(struct html_ctx *c, void *data, struct err *err)
+{
+	char path[PATH_MAX];
+
+	sys_path(c, "vmstat.txt", path, sizeof(path));
+	return parse_vmstat_file(path, data, err);
+}
+
+static void release_vmstat(void *data)
+{
+	parse_vmstat_free(data);
+}
+
+static void show_vmstat(struct html_ctx *c, const void *data)
 {
 	static const char *const cols[] = {"r",	 "b",	 "in", "cs", "us",
 					   "sy", "id",	 "wa", "st", "bi",
 					   "bo", "free", "si", "so"};
-	struct vmstat_series vs;
-	char path[PATH_MAX];
-	struct err err;
-	bool aligned;
+	const struct vmstat_series *vs = data;
+	bool aligned = vs->has_time && isfinite(c->start_epoch_s);
 	size_t i;
 	FILE *f = c->f;
 
-	sys_path(c, "vmstat.txt", path, sizeof(path));
-	err_clear(&err);
-	if (parse_vmstat_file(path, &vs, &err) < 0) {
-		p_note(f, "unk", "vmstat.txt does not parse: %s", err.msg);
-		return;
-	}
-	aligned = vs.has_time && isfinite(c->start_epoch_s);
 	fprintf(f,
 		"<p>Means over %s (%zu samples in the file).</p>\n"
 		"<table>\n<tr>",
 		aligned ? "the measured window" : "the whole file",
-		vs.nsamples);
+		vs->nsamples);
 	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
-		if (parse_vmstat_column(&vs, cols[i]) >= 0)
+		if (parse_vmstat_column(vs, cols[i]) >= 0)
 			fprintf(f, "<th>%s</th>", cols[i]);
 	fputs("</tr>\n<tr>", f);
 	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
-		int k = parse_vmstat_column(&vs, cols[i]);
+		int k = parse_vmstat_column(vs, cols[i]);
 
 		if (k >= 0)
-			td_num(f, vmstat_window_mean(c, &vs, k, aligned), 1);
+			td_num(f, vmstat_window_mean(c, vs, k, aligned), 1);
 	}
 	fputs("</tr>\n</table>\n", f);
-	parse_vmstat_free(&vs);
 }
 
-static void ev_iostat(struct html_ctx *c)
+/* iostat.json, or iostat.txt when only that one is there. */
+static int read_iostat(struct html_ctx *c, void *data, struct err *err)
 {
-	const struct summary *s = c->in->sum;
-	struct iostat_data io;
 	char path[PATH_MAX];
-	struct err err;
-	bool aligned;
-	size_t d, i;
-	FILE *f = c->f;
-	int shown = 0;
 
 	if (!sys_exists(c, "iostat.json") && sys_exists(c, "iostat.txt"))
 		sys_path(c, "iostat.txt", path, sizeof(path));
 	else
 		sys_path(c, "iostat.json", path, sizeof(path));
-	err_clear(&err);
-	if (parse_iostat_file(path, &io, &err) < 0) {
-		p_note(f, "unk", "iostat output does not parse: %s", err.msg);
-		return;
-	}
-	aligned = io.has_time && isfinite(c->start_epoch_s);
+	return parse_iostat_file(path, data, err);
+}
+
+static void release_iostat(void *data)
+{
+	parse_iostat_free(data);
+}
+
+static void show_iostat(struct html_ctx *c, const void *data)
+{
+	const struct summary *s = c->in->sum;
+	const struct iostat_data *io = data;
+	bool aligned = io->has_time && isfinite(c->start_epoch_s);
+	size_t d, i;
+	FILE *f = c->f;
+	int shown = 0;
+
 	fprintf(f,
 		"<p>Means over %s, devices with I/O.</p>\n<table>\n"
 		"<tr><th class=\"l\">device</th><th>r/s</th><th>w/s</th>"
 		"<th>rkB/s</th><th>wkB/s</th><th>await ms</th>"
 		"<th>aqu-sz</th><th>util %%</th></tr>\n",
 		aligned ? "the measured window" : "the whole file");
-	for (d = 0; d < io.ndevices; d++) {
-		const struct iostat_device *dv = &io.devices[d];
+	for (d = 0; d < io->ndevices; d++) {
+		const struct iostat_device *dv = &io->devices[d];
 		double m[7] = {0};
 		size_t n = 0;
 
@@ -744,54 +761,104 @@ static void ev_iostat(struct html_ctx *c)
 	fputs("</table>\n", f);
 	if (!shown)
 		p_note(f, "sub", "No device did any I/O.");
-	parse_iostat_free(&io);
 }
 
-static void ev_interrupts(struct html_ctx *c)
+/* The interrupts hook's two snapshots and what changed between them. */
+struct ev_interrupts {
+	struct irq_snapshot start, stop; /* interrupts.start, .stop */
+	struct irq_delta delta;		 /* stop - start, sorted by total */
+	double span_s;			 /* seconds apart, NAN unknown */
+};
+
+static int read_interrupts(struct html_ctx *c, void *data, struct err *err)
 {
-	struct irq_snapshot a, b;
-	struct irq_delta d;
+	struct ev_interrupts *v = data;
 	char pa[PATH_MAX], pb[PATH_MAX];
-	struct err err;
-	double span;
+	int rc;
+
+	sys_path(c, "interrupts.start", pa, sizeof(pa));
+	sys_path(c, "interrupts.stop", pb, sizeof(pb));
+	rc = parse_interrupts_file(pa, &v->start, err);
+	if (rc == 0)
+		rc = parse_interrupts_file(pb, &v->stop, err);
+	if (rc == 0)
+		rc = parse_interrupts_delta(&v->start, &v->stop, &v->delta,
+					    err);
+	if (rc < 0)
+		return rc;
+	parse_interrupts_delta_sort(&v->delta);
+	v->span_s = mtime_span_s(pa, pb);
+	return 0;
+}
+
+static void release_interrupts(void *data)
+{
+	struct ev_interrupts *v = data;
+
+	parse_interrupts_delta_free(&v->delta);
+	parse_interrupts_free(&v->start);
+	parse_interrupts_free(&v->stop);
+}
+
+static void show_interrupts(struct html_ctx *c, const void *data)
+{
+	const struct ev_interrupts *v = data;
+	const struct irq_delta *d = &v->delta;
 	size_t i;
 	FILE *f = c->f;
 
-	memset(&a, 0, sizeof(a));
-	memset(&b, 0, sizeof(b));
-	memset(&d, 0, sizeof(d));
-	sys_path(c, "interrupts.start", pa, sizeof(pa));
-	sys_path(c, "interrupts.stop", pb, sizeof(pb));
-	err_clear(&err);
-	if (parse_interrupts_file(pa, &a, &err) < 0 ||
-	    parse_interrupts_file(pb, &b, &err) < 0 ||
-	    parse_interrupts_delta(&a, &b, &d, &err) < 0) {
-		p_note(f, "unk", "interrupts not shown: %s", err.msg);
-		goto out;
-	}
-	parse_interrupts_delta_sort(&d);
-	span = mtime_span_s(pa, pb);
 	fprintf(f, "<p>Interrupts between the start and stop snapshots");
-	if (isfinite(span))
-		fprintf(f, " (%.1f s apart)", span);
+	if (isfinite(v->span_s))
+		fprintf(f, " (%.1f s apart)", v->span_s);
 	else
 		fprintf(f, " (their times are unknown: no rates)");
 	fprintf(f,
 		", top %d.</p>\n<table>\n<tr><th class=\"l\">source</th>"
 		"<th>count</th><th>per second</th></tr>\n",
 		HTML_TOP);
-	for (i = 0; i < d.n && i < HTML_TOP; i++) {
+	for (i = 0; i < d->n && i < HTML_TOP; i++) {
 		fputs("<tr>", f);
-		td_text(f, d.entries[i].name);
-		td_u64(f, d.entries[i].total);
-		td_num(f, (double)d.entries[i].total / span, 1);
+		td_text(f, d->entries[i].name);
+		td_u64(f, d->entries[i].total);
+		td_num(f, (double)d->entries[i].total / v->span_s, 1);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
-out:
-	parse_interrupts_delta_free(&d);
-	parse_interrupts_free(&a);
-	parse_interrupts_free(&b);
+}
+
+/* The diskstats hook's two snapshots and what changed between them. */
+struct ev_diskstats {
+	struct diskstats_snapshot start, stop; /* diskstats.start, .stop */
+	struct diskstats_delta delta;	       /* stop - start */
+	double span_s;			       /* seconds apart, NAN unknown */
+};
+
+static int read_diskstats(struct html_ctx *c, void *data, struct err *err)
+{
+	struct ev_diskstats *v = data;
+	char pa[PATH_MAX], pb[PATH_MAX];
+	int rc;
+
+	sys_path(c, "diskstats.start", pa, sizeof(pa));
+	sys_path(c, "diskstats.stop", pb, sizeof(pb));
+	rc = parse_diskstats_file(pa, &v->start, err);
+	if (rc == 0)
+		rc = parse_diskstats_file(pb, &v->stop, err);
+	if (rc == 0)
+		rc = parse_diskstats_delta(&v->start, &v->stop, &v->delta, err);
+	if (rc < 0)
+		return rc;
+	v->span_s = mtime_span_s(pa, pb);
+	return 0;
+}
+
+static void release_diskstats(void *data)
+{
+	struct ev_diskstats *v = data;
+
+	parse_diskstats_delta_free(&v->delta);
+	parse_diskstats_free(&v->start);
+	parse_diskstats_free(&v->stop);
 }
 
 /* Deltas without rates, when the snapshots' times are unknown. */
@@ -826,33 +893,17 @@ static void diskstats_counts(struct html_ctx *c,
 	fputs("</table>\n", f);
 }
 
-static void ev_diskstats(struct html_ctx *c)
+static void show_diskstats(struct html_ctx *c, const void *data)
 {
-	struct diskstats_snapshot a, b;
-	struct diskstats_delta d;
-	char pa[PATH_MAX], pb[PATH_MAX];
-	struct err err;
-	double span;
+	const struct ev_diskstats *v = data;
+	const struct diskstats_delta *d = &v->delta;
 	size_t i;
 	FILE *f = c->f;
 	int shown = 0;
 
-	memset(&a, 0, sizeof(a));
-	memset(&b, 0, sizeof(b));
-	memset(&d, 0, sizeof(d));
-	sys_path(c, "diskstats.start", pa, sizeof(pa));
-	sys_path(c, "diskstats.stop", pb, sizeof(pb));
-	err_clear(&err);
-	if (parse_diskstats_file(pa, &a, &err) < 0 ||
-	    parse_diskstats_file(pb, &b, &err) < 0 ||
-	    parse_diskstats_delta(&a, &b, &d, &err) < 0) {
-		p_note(f, "unk", "diskstats not shown: %s", err.msg);
-		goto out;
-	}
-	span = mtime_span_s(pa, pb);
-	if (!isfinite(span)) {
-		diskstats_counts(c, &d);
-		goto out;
+	if (!isfinite(v->span_s)) {
+		diskstats_counts(c, d);
+		return;
 	}
 	fprintf(f,
 		"<p>Rates between the start and stop snapshots (%.1f s "
@@ -860,15 +911,15 @@ static void ev_diskstats(struct html_ctx *c)
 		"<tr><th class=\"l\">device</th><th>r/s</th><th>w/s</th>"
 		"<th>rkB/s</th><th>wkB/s</th><th>r_await ms</th>"
 		"<th>w_await ms</th><th>aqu-sz</th><th>util %%</th></tr>\n",
-		span);
-	for (i = 0; i < d.ndevs; i++) {
+		v->span_s);
+	for (i = 0; i < d->ndevs; i++) {
 		struct diskstats_rates r;
 
-		if (d.devs[i].v[DS_READS] + d.devs[i].v[DS_WRITES] == 0 ||
-		    parse_diskstats_rates(&d.devs[i], span, &r, NULL) < 0)
+		if (d->devs[i].v[DS_READS] + d->devs[i].v[DS_WRITES] == 0 ||
+		    parse_diskstats_rates(&d->devs[i], v->span_s, &r, NULL) < 0)
 			continue;
 		fputs("<tr>", f);
-		td_text(f, d.devs[i].name);
+		td_text(f, d->devs[i].name);
 		td_num(f, r.r_s, 2);
 		td_num(f, r.w_s, 2);
 		td_num(f, r.rkb_s, 1);
@@ -883,48 +934,67 @@ static void ev_diskstats(struct html_ctx *c)
 	fputs("</table>\n", f);
 	if (!shown)
 		p_note(f, "sub", "No device did any I/O.");
-out:
-	parse_diskstats_delta_free(&d);
-	parse_diskstats_free(&a);
-	parse_diskstats_free(&b);
 }
 
-static void ev_readprofile(struct html_ctx *c)
+static int read_readprofile(struct html_ctx *c, void *data, struct err *err)
 {
-	struct rprof_profile p;
 	char path[PATH_MAX];
-	struct err err;
+	int rc;
+
+	sys_path(c, "readprofile.txt", path, sizeof(path));
+	rc = parse_readprofile_file(path, data, err);
+	if (rc == 0)
+		parse_readprofile_sort_by_ticks(data);
+	return rc;
+}
+
+static void release_readprofile(void *data)
+{
+	parse_readprofile_free(data);
+}
+
+static void show_readprofile(struct html_ctx *c, const void *data)
+{
+	const struct rprof_profile *p = data;
 	size_t i;
 	FILE *f = c->f;
 
-	memset(&p, 0, sizeof(p));
-	sys_path(c, "readprofile.txt", path, sizeof(path));
-	err_clear(&err);
-	if (parse_readprofile_file(path, &p, &err) < 0) {
-		p_note(f, "unk", "readprofile.txt does not parse: %s", err.msg);
-		return;
-	}
-	parse_readprofile_sort_by_ticks(&p);
 	fprintf(f,
 		"<p>Top %d kernel functions by profile ticks (%llu "
 		"ticks in all).</p>\n<table>\n<tr><th>ticks</th>"
 		"<th>%% of total</th><th class=\"l\">function</th>"
 		"<th>load</th></tr>\n",
-		HTML_TOP, (unsigned long long)p.total_ticks);
-	for (i = 0; i < p.n && i < HTML_TOP; i++) {
+		HTML_TOP, (unsigned long long)p->total_ticks);
+	for (i = 0; i < p->n && i < HTML_TOP; i++) {
 		fputs("<tr>", f);
-		td_u64(f, p.entries[i].ticks);
+		td_u64(f, p->entries[i].ticks);
 		td_num(f,
-		       p.total_ticks ? 100.0 * (double)p.entries[i].ticks /
-					       (double)p.total_ticks
-				     : NAN,
+		       p->total_ticks ? 100.0 * (double)p->entries[i].ticks /
+						(double)p->total_ticks
+				      : NAN,
 		       2);
-		td_text(f, p.entries[i].name);
-		td_num(f, p.entries[i].load, 4);
+		td_text(f, p->entries[i].name);
+		td_num(f, p->entries[i].load, 4);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	parse_readprofile_free(&p);
+}
+
+static int read_lockstat(struct html_ctx *c, void *data, struct err *err)
+{
+	char path[PATH_MAX];
+	int rc;
+
+	sys_path(c, "lock_stat.txt", path, sizeof(path));
+	rc = parse_lockstat_file(path, data, err);
+	if (rc == 0)
+		parse_lockstat_sort(data, LS_CONTENTIONS);
+	return rc;
+}
+
+static void release_lockstat(void *data)
+{
+	parse_lockstat_free(data);
 }
 
 static void lock_row(FILE *f, const struct lockstat_class *k)
@@ -943,22 +1013,12 @@ static void lock_row(FILE *f, const struct lockstat_class *k)
 	fputs("</tr>\n", f);
 }
 
-static void ev_lockstat(struct html_ctx *c)
+static void show_lockstat(struct html_ctx *c, const void *data)
 {
-	struct lockstat_data d;
-	char path[PATH_MAX];
-	struct err err;
+	const struct lockstat_data *d = data;
 	size_t i;
 	FILE *f = c->f;
 
-	memset(&d, 0, sizeof(d));
-	sys_path(c, "lock_stat.txt", path, sizeof(path));
-	err_clear(&err);
-	if (parse_lockstat_file(path, &d, &err) < 0) {
-		p_note(f, "unk", "lock_stat.txt does not parse: %s", err.msg);
-		return;
-	}
-	parse_lockstat_sort(&d, LS_CONTENTIONS);
 	fprintf(f,
 		"<p>Top %d lock classes by contentions; the storage locks "
 		"(SCSI host lock, block queue locks) are highlighted and "
@@ -967,13 +1027,13 @@ static void ev_lockstat(struct html_ctx *c)
 		"<th>wait total</th><th>wait max</th>"
 		"<th>acquisitions</th><th>hold total</th></tr>\n",
 		HTML_TOP);
-	for (i = 0; i < d.n; i++)
-		if (i < HTML_TOP || d.classes[i].is_storage_lock)
-			lock_row(f, &d.classes[i]);
+	for (i = 0; i < d->n; i++)
+		if (i < HTML_TOP || d->classes[i].is_storage_lock)
+			lock_row(f, &d->classes[i]);
 	fputs("</table>\n", f);
-	parse_lockstat_free(&d);
 }
 
+/* The first HTML_RAW_LINES lines of sys/file, what introducing them. */
 static void ev_raw(struct html_ctx *c, const char *file, const char *what)
 {
 	char path[PATH_MAX];
@@ -986,23 +1046,29 @@ static void ev_raw(struct html_ctx *c, const char *file, const char *what)
 	pre_file(c, path, HTML_RAW_LINES, "#");
 }
 
-static void ev_perf(struct html_ctx *c)
+static int read_perf(struct html_ctx *c, void *data, struct err *err)
 {
-	struct perf_report r;
 	char path[PATH_MAX];
-	struct err err;
+	int rc;
+
+	sys_path(c, "perf-report.txt", path, sizeof(path));
+	rc = parse_perf_file(path, data, err);
+	if (rc == 0)
+		parse_perf_sort(data);
+	return rc;
+}
+
+static void release_perf(void *data)
+{
+	parse_perf_free(data);
+}
+
+static void show_perf(struct html_ctx *c, const void *data)
+{
+	const struct perf_report *r = data;
 	size_t i;
 	FILE *f = c->f;
 
-	memset(&r, 0, sizeof(r));
-	sys_path(c, "perf-report.txt", path, sizeof(path));
-	err_clear(&err);
-	if (parse_perf_file(path, &r, &err) < 0) {
-		p_note(f, "unk", "perf-report.txt does not parse: %s", err.msg);
-		ev_raw(c, "perf-report.txt", "perf report by symbol");
-		return;
-	}
-	parse_perf_sort(&r);
 	fprintf(f,
 		"<p>Top %d symbols by share of the samples ([k] kernel, [.] "
 		"user space), from <a href=\"sys/perf-report.txt\">"
@@ -1010,29 +1076,31 @@ static void ev_perf(struct html_ctx *c)
 		"%%</th><th class=\"l\">shared object</th><th "
 		"class=\"l\"></th><th class=\"l\">symbol</th></tr>\n",
 		HTML_TOP);
-	for (i = 0; i < r.n && i < HTML_TOP; i++) {
-		char marker[4] = {'[', r.entries[i].marker, ']', '\0'};
+	for (i = 0; i < r->n && i < HTML_TOP; i++) {
+		char marker[4] = {'[', r->entries[i].marker, ']', '\0'};
 
 		fputs("<tr>", f);
-		td_num(f, r.entries[i].overhead_pct, 2);
-		td_text(f, r.entries[i].dso);
+		td_num(f, r->entries[i].overhead_pct, 2);
+		td_text(f, r->entries[i].dso);
 		td_text(f, marker);
-		td_text(f, r.entries[i].symbol);
+		td_text(f, r->entries[i].symbol);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	parse_perf_free(&r);
 }
 
-static void ev_perf_lock(struct html_ctx *c)
+/* perf lock contention has no parser for the page: its first lines. */
+static void show_perf_lock(struct html_ctx *c, const void *data)
 {
+	(void)data;
 	ev_raw(c, "perf-lock.txt", "perf lock contention");
 }
 
-static void ev_sysinfo(struct html_ctx *c)
+static void show_sysinfo(struct html_ctx *c, const void *data)
 {
 	char path[PATH_MAX];
 
+	(void)data;
 	sys_path(c, "sysinfo.txt", path, sizeof(path));
 	fputs("<details><summary>sys/sysinfo.txt</summary>\n", c->f);
 	pre_file(c, path, 0, NULL);
@@ -1138,8 +1206,13 @@ out:
 	parse_pgstats_snapshot_free(&b);
 }
 
-static void ev_pgstats(struct html_ctx *c)
+/*
+ * pg-stats leaves up to seven files read two ways; each part is shown,
+ * or its problem noted, on its own.
+ */
+static void show_pgstats(struct html_ctx *c, const void *data)
 {
+	(void)data;
 	if (sys_exists(c, "pg_wait_events.csv"))
 		ev_wait_events(c);
 	ev_snapshot_pair(c, "pg_stat_database");
@@ -1147,42 +1220,122 @@ static void ev_pgstats(struct html_ctx *c)
 	ev_snapshot_pair(c, "pg_stat_wal");
 }
 
-/* A hook, the files it leaves in sys/, and how to show them. */
-struct hook_view {
-	const char *name;     /* hook name: NAME.skipped, NAME.err */
+/* A hook, the files it leaves in sys/, and how to read and show them. */
+struct ev_source {
+	const char *hook;     /* hook name: NAME.skipped, NAME.err */
 	const char *title;    /* section title */
-	const char *files[4]; /* any of these present: show */
-	void (*show)(struct html_ctx *c); /* the section body */
+	const char *files[4]; /* any of these present: the hook ran */
+	size_t size;	      /* bytes read() fills; 0: no parser */
+	/* parse the hook's files into data (zeroed, size bytes) */
+	int (*read)(struct html_ctx *c, void *data, struct err *err);
+	void (*release)(void *data); /* free what read() left in data */
+	const char *fail;	     /* note when read() fails: "FAIL: why" */
+	const char *raw_file;	     /* also shown raw when read() fails */
+	const char *raw_what;	     /* ... introduced as this */
+	/* the section body: what read() filled (NULL when size is 0) */
+	void (*show)(struct html_ctx *c, const void *data);
 };
 
-static const struct hook_view hook_views[] = {
-	{"sysinfo", "System information", {"sysinfo.txt"}, ev_sysinfo},
-	{"vmstat", "vmstat", {"vmstat.txt"}, ev_vmstat},
-	{"iostat", "iostat", {"iostat.json", "iostat.txt"}, ev_iostat},
-	{"interrupts",
-	 "Interrupts",
-	 {"interrupts.start", "interrupts.stop"},
-	 ev_interrupts},
-	{"diskstats",
-	 "Disk statistics (/proc/diskstats)",
-	 {"diskstats.start", "diskstats.stop"},
-	 ev_diskstats},
-	{"pg-stats",
-	 "PostgreSQL statistics",
-	 {"pg_wait_events.csv", "pg_stat_database.start.csv",
-	  "pg_stat_bgwriter.start.csv"},
-	 ev_pgstats},
-	{"readprofile",
-	 "Kernel profile (readprofile)",
-	 {"readprofile.txt"},
-	 ev_readprofile},
-	{"lockstat",
-	 "Lock statistics (/proc/lock_stat)",
-	 {"lock_stat.txt"},
-	 ev_lockstat},
-	{"perf-profile", "perf profile", {"perf-report.txt"}, ev_perf},
-	{"perf-lock", "perf lock contention", {"perf-lock.txt"}, ev_perf_lock},
+static const struct ev_source ev_sources[] = {
+	{.hook = "sysinfo",
+	 .title = "System information",
+	 .files = {"sysinfo.txt"},
+	 .show = show_sysinfo},
+	{.hook = "vmstat",
+	 .title = "vmstat",
+	 .files = {"vmstat.txt"},
+	 .size = sizeof(struct vmstat_series),
+	 .read = read_vmstat,
+	 .release = release_vmstat,
+	 .fail = "vmstat.txt does not parse",
+	 .show = show_vmstat},
+	{.hook = "iostat",
+	 .title = "iostat",
+	 .files = {"iostat.json", "iostat.txt"},
+	 .size = sizeof(struct iostat_data),
+	 .read = read_iostat,
+	 .release = release_iostat,
+	 .fail = "iostat output does not parse",
+	 .show = show_iostat},
+	{.hook = "interrupts",
+	 .title = "Interrupts",
+	 .files = {"interrupts.start", "interrupts.stop"},
+	 .size = sizeof(struct ev_interrupts),
+	 .read = read_interrupts,
+	 .release = release_interrupts,
+	 .fail = "interrupts not shown",
+	 .show = show_interrupts},
+	{.hook = "diskstats",
+	 .title = "Disk statistics (/proc/diskstats)",
+	 .files = {"diskstats.start", "diskstats.stop"},
+	 .size = sizeof(struct ev_diskstats),
+	 .read = read_diskstats,
+	 .release = release_diskstats,
+	 .fail = "diskstats not shown",
+	 .show = show_diskstats},
+	{.hook = "pg-stats",
+	 .title = "PostgreSQL statistics",
+	 .files = {"pg_wait_events.csv", "pg_stat_database.start.csv",
+		   "pg_stat_bgwriter.start.csv"},
+	 .show = show_pgstats},
+	{.hook = "readprofile",
+	 .title = "Kernel profile (readprofile)",
+	 .files = {"readprofile.txt"},
+	 .size = sizeof(struct rprof_profile),
+	 .read = read_readprofile,
+	 .release = release_readprofile,
+	 .fail = "readprofile.txt does not parse",
+	 .show = show_readprofile},
+	{.hook = "lockstat",
+	 .title = "Lock statistics (/proc/lock_stat)",
+	 .files = {"lock_stat.txt"},
+	 .size = sizeof(struct lockstat_data),
+	 .read = read_lockstat,
+	 .release = release_lockstat,
+	 .fail = "lock_stat.txt does not parse",
+	 .show = show_lockstat},
+	{.hook = "perf-profile",
+	 .title = "perf profile",
+	 .files = {"perf-report.txt"},
+	 .size = sizeof(struct perf_report),
+	 .read = read_perf,
+	 .release = release_perf,
+	 .fail = "perf-report.txt does not parse",
+	 .raw_file = "perf-report.txt",
+	 .raw_what = "perf report by symbol",
+	 .show = show_perf},
+	{.hook = "perf-lock",
+	 .title = "perf lock contention",
+	 .files = {"perf-lock.txt"},
+	 .show = show_perf_lock},
 };
+
+/* Read a hook's files with its parser and show them, or say why not. */
+static void ev_show(struct html_ctx *c, const struct ev_source *h)
+{
+	struct err err;
+	void *data;
+
+	if (!h->size) {
+		h->show(c, NULL);
+		return;
+	}
+	data = calloc(1, h->size);
+	if (!data) {
+		p_note(c->f, "unk", "%s: out of memory", h->fail);
+		return;
+	}
+	err_clear(&err);
+	if (h->read(c, data, &err) < 0) {
+		p_note(c->f, "unk", "%s: %s", h->fail, err.msg);
+		if (h->raw_file)
+			ev_raw(c, h->raw_file, h->raw_what);
+	} else {
+		h->show(c, data);
+	}
+	h->release(data);
+	free(data);
+}
 
 /* The first line of a small file (a skip reason), "" if unreadable. */
 static void first_line(const char *path, char *out, size_t size)
@@ -1211,15 +1364,15 @@ static void section_evidence(struct html_ctx *c)
 		       "evidence.");
 		return;
 	}
-	for (i = 0; i < sizeof(hook_views) / sizeof(hook_views[0]); i++) {
-		const struct hook_view *h = &hook_views[i];
+	for (i = 0; i < sizeof(ev_sources) / sizeof(ev_sources[0]); i++) {
+		const struct ev_source *h = &ev_sources[i];
 		char name[96], path[PATH_MAX], reason[512];
 		bool any = false;
 		int k;
 
 		fprintf(f, "<h3>%s <span class=\"sub\">(hook %s)</span></h3>\n",
-			h->title, h->name);
-		snprintf(name, sizeof(name), "%s.skipped", h->name);
+			h->title, h->hook);
+		snprintf(name, sizeof(name), "%s.skipped", h->hook);
 		sys_path(c, name, path, sizeof(path));
 		if (access(path, F_OK) == 0) {
 			first_line(path, reason, sizeof(reason));
@@ -1230,13 +1383,13 @@ static void section_evidence(struct html_ctx *c)
 				if (sys_exists(c, h->files[k]))
 					any = true;
 			if (any)
-				h->show(c);
+				ev_show(c, h);
 			else
 				p_note(f, "sub",
 				       "No output (the hook did "
 				       "not run).");
 		}
-		snprintf(name, sizeof(name), "%s.err", h->name);
+		snprintf(name, sizeof(name), "%s.err", h->hook);
 		sys_path(c, name, path, sizeof(path));
 		if (access(path, F_OK) == 0) {
 			fprintf(f,
