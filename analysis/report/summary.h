@@ -13,6 +13,11 @@
  * 4 x p90, counted exactly rather than read off the histogram). Memory is
  * fixed except for the per-10-s New-Order counts of the steady-state
  * check, which grow with the window's length.
+ *
+ * One interface, three files: summary_read.c (run.json, meta.json and
+ * the rows into the accumulators), summary_compute.c (summary_finish():
+ * figures, checks, steady state) and summary_write.c (summary.json,
+ * summary.txt).
  */
 #ifndef OLTPMARK_ANALYSIS_SUMMARY_H
 #define OLTPMARK_ANALYSIS_SUMMARY_H
