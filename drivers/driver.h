@@ -2,8 +2,17 @@
 /*
  * driver.h - the database interface. A driver is one const table of
  * function pointers (fio's ioengines), looked up by name; terminals reach
- * the database only through it. Adding a database is one new file and one
- * line in drivers/registry.c.
+ * the database only through it. For `oltpmark run`, adding a database is
+ * one new file and one line in drivers/registry.c; docs/drivers.md lists
+ * what the loader, the schema and run/ need besides.
+ *
+ * The split of work: a driver runs one attempt at a transaction and says
+ * how it ended (enum driver_outcome), classified by what its database
+ * reports (for PostgreSQL: SQLSTATE and connection status, never message
+ * text). Everything that is not about one database stays in the engine
+ * (terminals/retry.c, terminals/worker.c): checking the input, running an
+ * attempt again after DRIVER_RETRY, reconnecting with backoff after
+ * DRIVER_LOST, counting.
  *
  * Threading: a struct driver_conn belongs to one worker thread at a time;
  * the ops themselves keep no shared mutable state.
@@ -18,7 +27,8 @@
 #include "src/base/err.h"
 #include "src/base/txn.h"
 
-#define DRIVER_INTERFACE_VERSION 1
+/* 2: execute (with retries inside) became attempt (one try, classified). */
+#define DRIVER_INTERFACE_VERSION 2
 
 /* How the pgsql driver runs a transaction. */
 enum driver_tx_mode {
@@ -31,7 +41,23 @@ enum driver_tx_mode {
 struct driver_config {
 	const char *conninfo;	     /* libpq conninfo, NULL: PG* environment */
 	enum driver_tx_mode tx_mode; /* procedure or sql */
-	int max_retries; /* retries of 40001/40P01 per transaction */
+};
+
+/* How one attempt at a transaction ended. */
+enum driver_outcome {
+	DRIVER_DONE,  /* finished: out->status is ok or rollback */
+	DRIVER_RETRY, /* rolled back by a conflict with another transaction
+			 that running it again may pass (PostgreSQL: 40001
+			 serialization failure, 40P01 deadlock); out's
+			 sqlstate and message say which. The session is
+			 ready for the next attempt */
+	DRIVER_ERROR, /* failed and rolled back; out's sqlstate and message
+			 say why. The session is ready for the next
+			 transaction */
+	DRIVER_LOST,  /* the connection is gone (whether the transaction
+			 committed may be unknown); out->message says why.
+			 The connection is unusable until reconnect */
+	DRIVER_OUTCOME_NR
 };
 
 /* What the loader recorded in oltpmark_meta. */
@@ -72,16 +98,24 @@ struct driver_ops {
 		       struct driver_conn **conn, struct err *err);
 
 	/*
-	 * Execute one transaction, retrying serialization failures and
-	 * deadlocks with the same input up to max_retries (counted in
-	 * out->retries). Returns 0 when out holds the result (ok, rollback
-	 * or error), or -ENOTCONN when the connection was lost (out->status
-	 * is then error): the caller reconnects and decides what to do.
+	 * Attempt one transaction once. in has been checked by the engine
+	 * (retry_check_input: a known type, 1..15 order lines, C_LAST
+	 * terminated); out was zeroed by the engine. On DRIVER_DONE the
+	 * driver sets out->status (ok or rollback) and the results of the
+	 * profile (o_id, delivered, skipped, low_stock); otherwise it sets
+	 * out->sqlstate (its database's error code, "" when it has none)
+	 * and out->message (one line), and the engine sets the status and
+	 * clears the results. It never retries and never sleeps: the engine
+	 * decides (terminals/retry.c).
 	 */
-	int (*execute)(struct driver_conn *conn, const struct txn_input *in,
-		       struct txn_output *out);
+	enum driver_outcome (*attempt)(struct driver_conn *conn,
+				       const struct txn_input *in,
+				       struct txn_output *out);
 
-	/* Re-open a lost connection once (the caller does the backoff). */
+	/*
+	 * Re-open a lost connection once, with the same parameters. 0, or
+	 * negative with err set; the engine calls it again with backoff.
+	 */
 	int (*reconnect)(struct driver_conn *conn, struct err *err);
 
 	/* Close and free. Safe on NULL. */

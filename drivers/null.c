@@ -14,9 +14,13 @@
 #include "config.h"
 #include "drivers/driver.h"
 
-/* A null connection only numbers orders, per district as a database would. */
+/*
+ * A null connection only numbers orders: one counter per connection,
+ * starting at 3001 like a freshly loaded district, not one per district
+ * as a database keeps (nothing outside the drivers reads an O_ID back).
+ */
 struct driver_conn {
-	int next_o_id; /* order ids handed out by this connection */
+	int next_o_id; /* next O_ID this connection hands out */
 };
 
 static int null_connect(const struct driver_config *cfg,
@@ -30,10 +34,10 @@ static int null_connect(const struct driver_config *cfg,
 	return 0;
 }
 
-static int null_execute(struct driver_conn *conn, const struct txn_input *in,
-			struct txn_output *out)
+static enum driver_outcome null_attempt(struct driver_conn *conn,
+					const struct txn_input *in,
+					struct txn_output *out)
 {
-	memset(out, 0, sizeof(*out));
 	out->status = TXN_STATUS_OK;
 	switch (in->type) {
 	case TXN_NEW_ORDER:
@@ -47,7 +51,7 @@ static int null_execute(struct driver_conn *conn, const struct txn_input *in,
 	default:
 		break;
 	}
-	return 0;
+	return DRIVER_DONE;
 }
 
 static int null_reconnect(struct driver_conn *conn, struct err *err)
@@ -102,7 +106,7 @@ const struct driver_ops driver_null = {
 	.name = "null",
 	.version = DRIVER_INTERFACE_VERSION,
 	.connect = null_connect,
-	.execute = null_execute,
+	.attempt = null_attempt,
 	.reconnect = null_reconnect,
 	.disconnect = null_disconnect,
 	.db_info = null_db_info,

@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * pgsql.c - the PostgreSQL driver (libpq): its ops table, connections,
- * error classification and the retry loop, plus the helpers both ways of
- * running transactions share (text parameters, pipelined batches).
+ * pgsql.c - the PostgreSQL driver (libpq): its ops table, connections
+ * and error classification, plus the helpers both ways of running
+ * transactions share (text parameters, pipelined batches). Connecting,
+ * error lines and oltpmark_meta go through drivers/pgconn.h, the access
+ * layer the loader and the check use too; retrying and reconnecting are
+ * the engine's (terminals/retry.c, terminals/worker.c).
  * pgsql_proc.c runs each transaction as one call of the schema's PL/pgSQL
  * function, pgsql_sql.c as client-side statements; docs/drivers.md tells
  * the whole story.
  *
  * Errors are classified by SQLSTATE and PQstatus, never by message text.
- * Nothing here prints; --debug=driver logs retries, failed
- * transactions, reconnections and server notices.
+ * Nothing here prints; --debug=driver logs failed attempts,
+ * reconnections and server notices.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -199,19 +202,6 @@ int64_t pgsql_fixed(const PGresult *res, int row, int col, int scale)
 
 /* ---- errors --------------------------------------------------------- */
 
-void pgsql_first_line(char *dst, size_t size, const char *src)
-{
-	size_t i = 0;
-
-	if (!size)
-		return;
-	while (src && src[i] && src[i] != '\n' && i + 1 < size) {
-		dst[i] = src[i];
-		i++;
-	}
-	dst[i] = '\0';
-}
-
 /*
  * out->message for a lost connection: the first line of why (libpq's or
  * the server's last words; why may be out->message itself). The return
@@ -221,14 +211,14 @@ static void pgsql_lost_message(struct txn_output *out, const char *why)
 {
 	char line[sizeof(out->message)];
 
-	pgsql_first_line(line, sizeof(line), why);
+	pgconn_first_line(line, sizeof(line), why);
 	snprintf(out->message, sizeof(out->message), "%s",
 		 line[0] ? line : "connection lost");
 }
 
-enum pgsql_outcome pgsql_fail_result(struct driver_conn *conn,
-				     const PGresult *res,
-				     struct txn_output *out)
+enum driver_outcome pgsql_fail_result(struct driver_conn *conn,
+				      const PGresult *res,
+				      struct txn_output *out)
 {
 	const char *state = NULL, *msg = NULL;
 
@@ -240,17 +230,17 @@ enum pgsql_outcome pgsql_fail_result(struct driver_conn *conn,
 	}
 	if (!msg || !*msg)
 		msg = PQerrorMessage(conn->pg);
-	pgsql_first_line(out->sqlstate, sizeof(out->sqlstate), state);
+	pgconn_first_line(out->sqlstate, sizeof(out->sqlstate), state);
 
 	if (PQstatus(conn->pg) == CONNECTION_BAD) {
 		pgsql_lost_message(out, msg);
-		return PGSQL_LOST;
+		return DRIVER_LOST;
 	}
-	pgsql_first_line(out->message, sizeof(out->message), msg);
+	pgconn_first_line(out->message, sizeof(out->message), msg);
 	if (state &&
 	    (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0))
-		return PGSQL_RETRY;
-	return PGSQL_ERROR;
+		return DRIVER_RETRY;
+	return DRIVER_ERROR;
 }
 
 void pgsql_fail_lost(struct driver_conn *conn, struct txn_output *out)
@@ -259,16 +249,16 @@ void pgsql_fail_lost(struct driver_conn *conn, struct txn_output *out)
 	pgsql_lost_message(out, PQerrorMessage(conn->pg));
 }
 
-enum pgsql_outcome pgsql_fail(struct txn_output *out, const char *sqlstate,
-			      const char *fmt, ...)
+enum driver_outcome pgsql_fail(struct txn_output *out, const char *sqlstate,
+			       const char *fmt, ...)
 {
 	va_list ap;
 
-	pgsql_first_line(out->sqlstate, sizeof(out->sqlstate), sqlstate);
+	pgconn_first_line(out->sqlstate, sizeof(out->sqlstate), sqlstate);
 	va_start(ap, fmt);
 	vsnprintf(out->message, sizeof(out->message), fmt, ap);
 	va_end(ap);
-	return PGSQL_ERROR;
+	return DRIVER_ERROR;
 }
 
 /* ---- pipelined batches --------------------------------------------- */
@@ -348,19 +338,19 @@ static bool pgsql_batch_all_ok(const struct pgsql_batch *b)
  * succeeded (a COMMIT among them had committed: an explicit COMMIT
  * commits before it reports), the batch is done and the session marked
  * broken, so that the next call reports the loss; otherwise the outcome
- * is PGSQL_LOST.
+ * is DRIVER_LOST.
  */
-static enum pgsql_outcome pgsql_batch_lost(struct driver_conn *conn,
-					   struct pgsql_batch *b,
-					   struct txn_output *out)
+static enum driver_outcome pgsql_batch_lost(struct driver_conn *conn,
+					    struct pgsql_batch *b,
+					    struct txn_output *out)
 {
 	conn->broken = true;
 	if (pgsql_batch_all_ok(b))
-		return PGSQL_DONE;
+		return DRIVER_DONE;
 	/* keep the server's goodbye (57P01 "terminating connection ...") */
 	if (!out->message[0])
 		pgsql_fail_lost(conn, out);
-	return PGSQL_LOST;
+	return DRIVER_LOST;
 }
 
 /*
@@ -369,11 +359,11 @@ static enum pgsql_outcome pgsql_batch_lost(struct driver_conn *conn,
  * batch (PGRES_PIPELINE_ABORTED) up to the Sync, so this always ends,
  * unless the connection breaks, which is checked after every result.
  */
-enum pgsql_outcome pgsql_batch_run(struct driver_conn *conn,
-				   struct pgsql_batch *b,
-				   struct txn_output *out)
+enum driver_outcome pgsql_batch_run(struct driver_conn *conn,
+				    struct pgsql_batch *b,
+				    struct txn_output *out)
 {
-	enum pgsql_outcome oc = PGSQL_DONE;
+	enum driver_outcome oc = DRIVER_DONE;
 	PGconn *pg = conn->pg;
 	bool broken = false;
 	PGresult *r;
@@ -381,7 +371,7 @@ enum pgsql_outcome pgsql_batch_run(struct driver_conn *conn,
 
 	if (conn->broken) {
 		pgsql_fail_lost(conn, out);
-		return PGSQL_LOST;
+		return DRIVER_LOST;
 	}
 	if (PQpipelineSync(pg) != 1)
 		return pgsql_batch_lost(conn, b, out);
@@ -411,7 +401,7 @@ enum pgsql_outcome pgsql_batch_run(struct driver_conn *conn,
 				pgsql_fail(out, "",
 					   "pgsql: pipeline out of step");
 				conn->broken = true;
-				return PGSQL_LOST;
+				return DRIVER_LOST;
 			}
 			continue;
 		}
@@ -424,7 +414,7 @@ enum pgsql_outcome pgsql_batch_run(struct driver_conn *conn,
 			 st == PGRES_NONFATAL_ERROR || st == PGRES_BAD_RESPONSE;
 		if (failed && k >= b->nq)
 			broken = true; /* at the Sync: the server is leaving */
-		else if (failed && oc == PGSQL_DONE)
+		else if (failed && oc == DRIVER_DONE)
 			oc = pgsql_fail_result(conn, r, out);
 		e = k < b->nq ? b->entry[k] : INT_MIN;
 		if (e >= 0 && !b->res[e]) {
@@ -435,7 +425,7 @@ enum pgsql_outcome pgsql_batch_run(struct driver_conn *conn,
 			conn->prepared |= UINT64_C(1) << (-1 - e);
 		}
 		PQclear(r);
-		if (oc == PGSQL_LOST || PQstatus(pg) == CONNECTION_BAD)
+		if (oc == DRIVER_LOST || PQstatus(pg) == CONNECTION_BAD)
 			return pgsql_batch_lost(conn, b, out);
 	}
 	if (PQexitPipelineMode(pg) != 1 || broken)
@@ -445,90 +435,27 @@ enum pgsql_outcome pgsql_batch_run(struct driver_conn *conn,
 
 /* ---- connections ----------------------------------------------------- */
 
-/*
- * libpq hands server notices (and a FATAL that arrives while we are not
- * waiting for a result) to a notice processor whose default prints to
- * stderr; a driver never prints, so they go to the debug log.
- */
-static void pgsql_notice(void *arg, const char *message)
-{
-	char line[ERR_MSG_MAX];
-
-	(void)arg;
-	pgsql_first_line(line, sizeof(line), message);
-	log_debug(LOG_CAT_DRIVER, "pgsql: server notice: %s", line);
-}
-
-/*
- * Does conninfo parse? libpq's parse errors quote the text around the
- * fault ('missing "=" after "secret"'), which may be a password, so a
- * string that does not parse is refused before libpq can say so. As in
- * libpq, a string without "=" that is not a URI is a database name.
- */
-static bool pgsql_conninfo_parses(const char *conninfo)
-{
-	PQconninfoOption *opts;
-
-	if (!conninfo)
-		return true;
-	if (!strchr(conninfo, '=') &&
-	    strncmp(conninfo, "postgresql://", 13) != 0 &&
-	    strncmp(conninfo, "postgres://", 11) != 0)
-		return true;
-	opts = PQconninfoParse(conninfo, NULL);
-	if (!opts)
-		return false;
-	PQconninfoFree(opts);
-	return true;
-}
-
 static int pgsql_connect(const struct driver_config *cfg,
 			 struct driver_conn **connp, struct err *err)
 {
-	/*
-	 * The conninfo is expanded in place of dbname; application_name
-	 * comes after it, so ours wins (monitoring filters on it).
-	 */
-	const char *const keys[] = {"dbname", "application_name", NULL};
-	const char *vals[] = {cfg->conninfo ? cfg->conninfo : "", "oltpmark",
-			      NULL};
 	struct driver_conn *conn;
-	char line[ERR_MSG_MAX];
+	struct err why = {""};
+	int rc;
 
 	*connp = NULL;
-	if (!pgsql_conninfo_parses(cfg->conninfo))
-		return err_set(err, -EINVAL,
-			       "pgsql: cannot connect: the connection string "
-			       "does not parse (not shown: it may hold a "
-			       "password)");
 	if ((unsigned)cfg->tx_mode >= DRIVER_TX_NR)
 		return err_set(err, -EINVAL, "pgsql: bad transaction mode %d",
 			       (int)cfg->tx_mode);
-	if (cfg->max_retries < 0)
-		return err_set(err, -EINVAL, "pgsql: bad max_retries %d",
-			       cfg->max_retries);
 	conn = calloc(1, sizeof(*conn));
 	if (!conn)
 		return err_set(err, -ENOMEM, "pgsql: out of memory");
 	conn->mode = pgsql_modes[cfg->tx_mode];
 	conn->tx_mode = cfg->tx_mode;
-	conn->max_retries = cfg->max_retries;
-	conn->pg = PQconnectdbParams(keys, vals, 1);
-	if (!conn->pg) {
+	/* application_name oltpmark-run: monitoring filters on it */
+	rc = pgconn_connect(cfg->conninfo, PGCONN_RUN, &conn->pg, &why);
+	if (rc < 0) {
 		free(conn);
-		return err_set(err, -ENOMEM, "pgsql: out of memory");
-	}
-	PQsetNoticeProcessor(conn->pg, pgsql_notice, NULL);
-	if (PQstatus(conn->pg) != CONNECTION_OK) {
-		/*
-		 * libpq's message never holds the password; the conninfo
-		 * could, so it is not repeated here.
-		 */
-		pgsql_first_line(line, sizeof(line), PQerrorMessage(conn->pg));
-		PQfinish(conn->pg);
-		free(conn);
-		return err_set(err, -ENOTCONN, "pgsql: cannot connect: %s",
-			       line);
+		return err_set(err, rc, "pgsql: %s", why.msg);
 	}
 	/*
 	 * Statements are prepared on first use, not here: connect must work
@@ -563,7 +490,7 @@ static int pgsql_reconnect(struct driver_conn *conn, struct err *err)
 	conn->broken = false;
 	PQreset(conn->pg);
 	if (PQstatus(conn->pg) != CONNECTION_OK) {
-		pgsql_first_line(line, sizeof(line), PQerrorMessage(conn->pg));
+		pgconn_error(NULL, conn->pg, line, sizeof(line));
 		log_debug(LOG_CAT_DRIVER, "pgsql: reconnect failed: %s", line);
 		return err_set(err, -ENOTCONN, "pgsql: cannot reconnect: %s",
 			       line);
@@ -576,112 +503,47 @@ static int pgsql_reconnect(struct driver_conn *conn, struct err *err)
 /* ---- transactions ----------------------------------------------------- */
 
 /*
- * Check what the driver relies on (array sizes, terminated strings), so
- * that a broken input is an error, never an overflow. 0 or -EINVAL with
- * out's message set.
+ * One attempt at a transaction in the connection's mode. A session found
+ * broken after the last transaction's COMMIT (pgsql_batch_lost) is
+ * reported lost now. Each failed attempt goes to the debug log with its
+ * SQLSTATE; what to do next is the engine's decision.
  */
-static int pgsql_check_input(const struct txn_input *in, struct txn_output *out)
+static enum driver_outcome pgsql_attempt(struct driver_conn *conn,
+					 const struct txn_input *in,
+					 struct txn_output *out)
 {
-	const struct txn_new_order *no = &in->u.new_order;
+	static const char *const what[DRIVER_OUTCOME_NR] = {
+		[DRIVER_RETRY] = "conflict",
+		[DRIVER_ERROR] = "error",
+		[DRIVER_LOST] = "connection lost",
+	};
+	enum driver_outcome oc;
 
-	switch (in->type) {
-	case TXN_NEW_ORDER:
-		if (no->ol_cnt < 1 || no->ol_cnt > TXN_MAX_LINES) {
-			pgsql_fail(out, "", "pgsql: new_order: %d lines",
-				   no->ol_cnt);
-			return -EINVAL;
-		}
-		return 0;
-	case TXN_PAYMENT:
-		if (in->u.payment.by_name &&
-		    !memchr(in->u.payment.c_last, '\0', TXN_C_LAST_SIZE)) {
-			pgsql_fail(out, "", "pgsql: payment: bad c_last");
-			return -EINVAL;
-		}
-		return 0;
-	case TXN_ORDER_STATUS:
-		if (in->u.order_status.by_name &&
-		    !memchr(in->u.order_status.c_last, '\0', TXN_C_LAST_SIZE)) {
-			pgsql_fail(out, "", "pgsql: order_status: bad c_last");
-			return -EINVAL;
-		}
-		return 0;
-	case TXN_DELIVERY:
-	case TXN_STOCK_LEVEL:
-		return 0;
-	default:
-		pgsql_fail(out, "", "pgsql: unknown transaction type %d",
-			   (int)in->type);
-		return -EINVAL;
-	}
-}
-
-/*
- * Run one transaction: attempt it, and attempt it again with the same
- * input after a serialization failure or deadlock, up to max_retries
- * times. The modes prepare their statements on first use.
- */
-static int pgsql_execute(struct driver_conn *conn, const struct txn_input *in,
-			 struct txn_output *out)
-{
-	enum pgsql_outcome oc;
-
-	memset(out, 0, sizeof(*out));
-	if (pgsql_check_input(in, out)) {
-		out->status = TXN_STATUS_ERROR;
-		return 0;
-	}
-	for (;;) {
-		if (conn->broken) {
-			pgsql_fail_lost(conn, out);
-			oc = PGSQL_LOST;
-			break;
-		}
+	if (conn->broken) {
+		pgsql_fail_lost(conn, out);
+		oc = DRIVER_LOST;
+	} else {
 		oc = conn->mode->attempt(conn, in, out);
-		if (oc != PGSQL_RETRY || out->retries >= conn->max_retries)
-			break;
-		out->retries++;
-		log_debug(LOG_CAT_DRIVER, "pgsql: %s: %s %s, retry %d of %d",
-			  txn_type_name(in->type), out->sqlstate, out->message,
-			  out->retries, conn->max_retries);
-		out->sqlstate[0] = '\0';
-		out->message[0] = '\0';
-		out->o_id = 0;
-		out->delivered = 0;
-		out->skipped = 0;
-		out->low_stock = 0;
 	}
-	if (oc != PGSQL_DONE) {
-		/* no half results next to an error */
-		out->o_id = 0;
-		out->delivered = 0;
-		out->skipped = 0;
-		out->low_stock = 0;
-	}
-	switch (oc) {
-	case PGSQL_DONE:
-		return 0;
-	case PGSQL_LOST:
-		out->status = TXN_STATUS_ERROR;
-		log_debug(LOG_CAT_DRIVER, "pgsql: %s: %s",
-			  txn_type_name(in->type), out->message);
-		return -ENOTCONN;
-	default:
-		/* PGSQL_ERROR, or PGSQL_RETRY with the retries used up */
-		out->status = TXN_STATUS_ERROR;
-		log_debug(LOG_CAT_DRIVER, "pgsql: %s: error %s %s",
-			  txn_type_name(in->type), out->sqlstate, out->message);
-		return 0;
-	}
+	if (oc != DRIVER_DONE)
+		log_debug(LOG_CAT_DRIVER, "pgsql: %s: %s %s %s",
+			  txn_type_name(in->type), what[oc], out->sqlstate,
+			  out->message);
+	return oc;
 }
 
 /* ---- facts about the database ------------------------------------------ */
 
-/* Copy a result value into a fixed buffer, cut to fit. */
-static void pgsql_copy_value(char *dst, size_t size, const PGresult *res,
-			     int row, int col)
+/*
+ * Reset a connection found broken between transactions (say, the server
+ * restarted): PQreset with the same parameters, statements prepared anew.
+ */
+static void pgsql_reset(struct driver_conn *conn, const char *what)
 {
-	snprintf(dst, size, "%s", PQgetvalue(res, row, col));
+	log_debug(LOG_CAT_DRIVER, "pgsql: %s: connection lost, reset", what);
+	conn->prepared = 0;
+	conn->broken = false;
+	PQreset(conn->pg);
 }
 
 /*
@@ -705,15 +567,9 @@ static PGresult *pgsql_query(struct driver_conn *conn, const char *sql,
 		if (tries || PQstatus(conn->pg) != CONNECTION_BAD)
 			break;
 		PQclear(res);
-		log_debug(LOG_CAT_DRIVER, "pgsql: %s: connection lost, reset",
-			  what);
-		conn->prepared = 0;
-		conn->broken = false;
-		PQreset(conn->pg);
+		pgsql_reset(conn, what);
 	}
-	pgsql_first_line(line, sizeof(line),
-			 res ? PQresultErrorMessage(res)
-			     : PQerrorMessage(conn->pg));
+	pgconn_error(res, conn->pg, line, sizeof(line));
 	err_set(err, PQstatus(conn->pg) == CONNECTION_BAD ? -ENOTCONN : -EIO,
 		"pgsql: %s: %s", what, line);
 	PQclear(res);
@@ -726,43 +582,33 @@ static int pgsql_query_errno(struct driver_conn *conn)
 	return PQstatus(conn->pg) == CONNECTION_BAD ? -ENOTCONN : -EIO;
 }
 
+/*
+ * oltpmark_meta through the access layer, which check and
+ * `check --meta` read it with too. No table or no row is an answer
+ * (has_meta false), not an error.
+ */
 static int pgsql_db_info(struct driver_conn *conn, struct driver_db_info *info,
 			 struct err *err)
 {
-	PGresult *res;
+	struct pgconn_meta meta;
+	struct err why = {""};
+	int rc;
 
 	memset(info, 0, sizeof(*info));
-	res = pgsql_query(conn,
-			  "SELECT to_regclass('oltpmark_meta') IS NOT NULL",
-			  PGRES_TUPLES_OK, "looking for oltpmark_meta", err);
-	if (!res)
-		return pgsql_query_errno(conn);
-	if (strcmp(PQgetvalue(res, 0, 0), "t") != 0) {
-		PQclear(res);
+	rc = pgconn_meta_read(conn->pg, &meta, &why);
+	if (rc == -ENOTCONN) {
+		pgsql_reset(conn, "reading oltpmark_meta");
+		rc = pgconn_meta_read(conn->pg, &meta, &why);
+	}
+	if (rc == -ENOENT)
 		return 0;
-	}
-	PQclear(res);
-
-	res = pgsql_query(conn,
-			  "SELECT status, warehouses, c_load_c_last, version "
-			  "FROM oltpmark_meta LIMIT 2",
-			  PGRES_TUPLES_OK, "reading oltpmark_meta", err);
-	if (!res)
-		return pgsql_query_errno(conn);
-	if (PQntuples(res) > 1) {
-		PQclear(res);
-		return err_set(err, -EINVAL,
-			       "pgsql: oltpmark_meta has more than one row");
-	}
-	if (PQntuples(res) == 1) {
-		info->has_meta = true;
-		pgsql_copy_value(info->status, sizeof(info->status), res, 0, 0);
-		info->warehouses = pgsql_int(res, 0, 1);
-		info->c_load_c_last = pgsql_int(res, 0, 2);
-		pgsql_copy_value(info->version, sizeof(info->version), res, 0,
-				 3);
-	}
-	PQclear(res);
+	if (rc < 0)
+		return err_set(err, rc, "pgsql: %s", why.msg);
+	info->has_meta = true;
+	snprintf(info->status, sizeof(info->status), "%s", meta.status);
+	info->warehouses = meta.warehouses;
+	info->c_load_c_last = meta.c_load_c_last;
+	snprintf(info->version, sizeof(info->version), "%s", meta.version);
 	return 0;
 }
 
@@ -980,7 +826,7 @@ const struct driver_ops driver_pgsql = {
 	.name = "pgsql",
 	.version = DRIVER_INTERFACE_VERSION,
 	.connect = pgsql_connect,
-	.execute = pgsql_execute,
+	.attempt = pgsql_attempt,
 	.reconnect = pgsql_reconnect,
 	.disconnect = pgsql_disconnect,
 	.db_info = pgsql_db_info,

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pgsql_internal.h - what the three files of the PostgreSQL driver share
- * and nothing else includes: the connection, how one attempt at a
- * transaction ends, text parameters written by hand (no printf per
- * transaction), pipelined batches of statements, and the error
- * classification. pgsql.c holds the ops table, connections and retries;
- * pgsql_proc.c and pgsql_sql.c each run the five transactions one way.
+ * and nothing else includes: the connection, the two transaction modes,
+ * text parameters written by hand (no printf per transaction), pipelined
+ * batches of statements, and the error classification into enum
+ * driver_outcome. pgsql.c holds the ops table, connections and the
+ * classification; pgsql_proc.c and pgsql_sql.c each run the five
+ * transactions one way. Connecting, error lines and oltpmark_meta are
+ * the access layer's (drivers/pgconn.h); retries are the engine's.
  */
 #ifndef OLTPMARK_PGSQL_INTERNAL_H
 #define OLTPMARK_PGSQL_INTERNAL_H
@@ -16,6 +18,7 @@
 #include <libpq-fe.h>
 
 #include "drivers/driver.h"
+#include "drivers/pgconn.h"
 
 /* Parameters of the statement with the most (sql-mode order lines). */
 #define PGSQL_MAX_PARAMS 10
@@ -34,20 +37,10 @@ struct driver_conn {
 	PGconn *pg;		       /* the libpq connection (owned) */
 	const struct pgsql_mode *mode; /* how transactions run */
 	enum driver_tx_mode tx_mode;   /* procedure or sql */
-	int max_retries;	       /* 40001/40P01 retries per transaction */
 	uint64_t prepared;	       /* bit i: mode->stmts[i] is prepared in
 					  this session */
 	bool broken;		       /* unusable, though libpq may not know
-					  yet: the next execute reports it lost */
-};
-
-/* How one attempt at a transaction ended. */
-enum pgsql_outcome {
-	PGSQL_DONE,  /* finished: out->status is ok or rollback */
-	PGSQL_RETRY, /* serialization failure or deadlock, rolled back:
-			run it again with the same input */
-	PGSQL_ERROR, /* failed and rolled back: out->sqlstate, message set */
-	PGSQL_LOST,  /* the connection is gone (PQstatus CONNECTION_BAD) */
+					  yet: the next attempt reports it lost */
 };
 
 /* A statement to prepare: its name and text. */
@@ -64,13 +57,13 @@ struct pgsql_mode {
 	int nr_stmts;			/* entries in stmts */
 	/*
 	 * Run the transaction once. Leaves the session outside any
-	 * transaction block unless the result is PGSQL_LOST. Fills out's
-	 * o_id, delivered, skipped, low_stock, and on PGSQL_RETRY and
-	 * PGSQL_ERROR its sqlstate and message.
+	 * transaction block unless the result is DRIVER_LOST. Fills out's
+	 * o_id, delivered, skipped, low_stock, and on DRIVER_RETRY and
+	 * DRIVER_ERROR its sqlstate and message.
 	 */
-	enum pgsql_outcome (*attempt)(struct driver_conn *conn,
-				      const struct txn_input *in,
-				      struct txn_output *out);
+	enum driver_outcome (*attempt)(struct driver_conn *conn,
+				       const struct txn_input *in,
+				       struct txn_output *out);
 };
 
 extern const struct pgsql_mode pgsql_mode_procedure; /* pgsql_proc.c */
@@ -140,26 +133,26 @@ void pgsql_batch_send(struct driver_conn *conn, struct pgsql_batch *b, int stmt,
 		      const struct pgsql_params *p);
 /*
  * Sync, collect every result into b->res[] and leave pipeline mode.
- * PGSQL_DONE when every statement succeeded; otherwise the outcome of
+ * DRIVER_DONE when every statement succeeded; otherwise the outcome of
  * the first failure, with out's sqlstate and message set (statements
- * after a failure are skipped by the server). On PGSQL_LOST the
+ * after a failure are skipped by the server). On DRIVER_LOST the
  * connection is left as it is, for PQreset. A connection that breaks
- * after every statement succeeded gives PGSQL_DONE and conn->broken.
+ * after every statement succeeded gives DRIVER_DONE and conn->broken.
  */
-enum pgsql_outcome pgsql_batch_run(struct driver_conn *conn,
-				   struct pgsql_batch *b,
-				   struct txn_output *out);
+enum driver_outcome pgsql_batch_run(struct driver_conn *conn,
+				    struct pgsql_batch *b,
+				    struct txn_output *out);
 /* Free the results. Safe to call twice. */
 void pgsql_batch_clear(struct pgsql_batch *b);
 
 /*
  * Classify a failed result (res may be NULL): set out->sqlstate and
- * out->message (first line), and return PGSQL_LOST when the connection
- * is bad, PGSQL_RETRY for 40001 and 40P01, PGSQL_ERROR otherwise.
+ * out->message (first line), and return DRIVER_LOST when the connection
+ * is bad, DRIVER_RETRY for 40001 and 40P01, DRIVER_ERROR otherwise.
  */
-enum pgsql_outcome pgsql_fail_result(struct driver_conn *conn,
-				     const PGresult *res,
-				     struct txn_output *out);
+enum driver_outcome pgsql_fail_result(struct driver_conn *conn,
+				      const PGresult *res,
+				      struct txn_output *out);
 
 /* Set out's message to "connection lost: <libpq's first line>". */
 void pgsql_fail_lost(struct driver_conn *conn, struct txn_output *out);
@@ -167,13 +160,10 @@ void pgsql_fail_lost(struct driver_conn *conn, struct txn_output *out);
 /*
  * A failure found by the driver rather than reported by the server (a
  * row that must exist is missing): set out->sqlstate and a formatted
- * message and return PGSQL_ERROR.
+ * message and return DRIVER_ERROR.
  */
-enum pgsql_outcome pgsql_fail(struct txn_output *out, const char *sqlstate,
-			      const char *fmt, ...)
+enum driver_outcome pgsql_fail(struct txn_output *out, const char *sqlstate,
+			       const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-
-/* Copy the first line of src into dst (size bytes, NUL-terminated). */
-void pgsql_first_line(char *dst, size_t size, const char *src);
 
 #endif

@@ -94,7 +94,7 @@ static enum proc_stmt proc_params(const struct txn_input *in,
 		pgsql_param_int(p, in->u.delivery.w_id);
 		pgsql_param_int(p, in->u.delivery.o_carrier_id);
 		return PROC_DELIVERY;
-	default: /* TXN_STOCK_LEVEL; pgsql.c checked the type */
+	default: /* TXN_STOCK_LEVEL; the engine checked the type */
 		pgsql_param_int(p, in->u.stock_level.w_id);
 		pgsql_param_int(p, in->u.stock_level.d_id);
 		pgsql_param_int(p, in->u.stock_level.threshold);
@@ -130,11 +130,11 @@ static bool proc_is_rollback(const struct txn_input *in, const PGresult *res,
  * once). A failure, such as a missing function, fails this transaction
  * with the server's SQLSTATE, and the next one of its type tries again.
  */
-static enum pgsql_outcome proc_prepare(struct driver_conn *conn,
-				       enum proc_stmt stmt,
-				       struct txn_output *out)
+static enum driver_outcome proc_prepare(struct driver_conn *conn,
+					enum proc_stmt stmt,
+					struct txn_output *out)
 {
-	enum pgsql_outcome oc = PGSQL_DONE;
+	enum driver_outcome oc = DRIVER_DONE;
 	PGresult *res;
 
 	res = PQprepare(conn->pg, proc_stmts[stmt].name, proc_stmts[stmt].sql,
@@ -147,13 +147,13 @@ static enum pgsql_outcome proc_prepare(struct driver_conn *conn,
 	return oc;
 }
 
-static enum pgsql_outcome proc_attempt(struct driver_conn *conn,
-				       const struct txn_input *in,
-				       struct txn_output *out)
+static enum driver_outcome proc_attempt(struct driver_conn *conn,
+					const struct txn_input *in,
+					struct txn_output *out)
 {
 	struct pgsql_params p;
 	enum proc_stmt stmt = proc_params(in, &p);
-	enum pgsql_outcome oc = PGSQL_DONE;
+	enum driver_outcome oc = DRIVER_DONE;
 	PGresult *res;
 
 	if (p.overflow)
@@ -161,7 +161,7 @@ static enum pgsql_outcome proc_attempt(struct driver_conn *conn,
 				  txn_type_name(in->type));
 	if (!(conn->prepared & (UINT64_C(1) << stmt))) {
 		oc = proc_prepare(conn, stmt, out);
-		if (oc != PGSQL_DONE)
+		if (oc != DRIVER_DONE)
 			return oc;
 	}
 	res = PQexecPrepared(conn->pg, proc_stmts[stmt].name, p.n, p.values,

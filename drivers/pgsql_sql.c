@@ -2,9 +2,10 @@
 /*
  * pgsql_sql.c - sql mode (--tx-mode sql): each transaction as client-side
  * prepared statements inside BEGIN ... COMMIT, with the semantics of the
- * PL/pgSQL functions and the steps of tpcc-notes section 3. The client
- * carries the values between steps (O_ID, prices, C_ID, order totals), as
- * an application would.
+ * PL/pgSQL functions and the steps of the profiles
+ * (docs/tpcc.md, Transaction profiles). The client carries the values
+ * between steps (O_ID, prices, C_ID, order totals), as an application
+ * would.
  *
  * Round trips are few: statements that do not depend on each other's
  * results go out together in one pipelined batch (pgsql_batch_*), and
@@ -275,11 +276,11 @@ static void sql_send0(struct driver_conn *conn, struct pgsql_batch *b,
 }
 
 /* Run a batch of one statement without parameters. */
-static enum pgsql_outcome sql_run0(struct driver_conn *conn, enum sql_stmt stmt,
-				   struct txn_output *out)
+static enum driver_outcome sql_run0(struct driver_conn *conn,
+				    enum sql_stmt stmt, struct txn_output *out)
 {
 	struct pgsql_batch b;
-	enum pgsql_outcome oc;
+	enum driver_outcome oc;
 
 	pgsql_batch_start(conn, &b);
 	sql_send0(conn, &b, stmt);
@@ -291,28 +292,28 @@ static enum pgsql_outcome sql_run0(struct driver_conn *conn, enum sql_stmt stmt,
 /*
  * After a failed attempt: free the batch's results and roll back whatever
  * transaction is still open, so the session is clean for the next
- * attempt. Returns oc, or PGSQL_LOST if the ROLLBACK failed: the
+ * attempt. Returns oc, or DRIVER_LOST if the ROLLBACK failed: the
  * connection is gone, or in a state no later BEGIN should build on, so
  * it is marked broken and the caller reconnects. The first error's
  * sqlstate and message are kept unless the connection was lost.
  */
-static enum pgsql_outcome sql_abort(struct driver_conn *conn,
-				    struct pgsql_batch *b,
-				    enum pgsql_outcome oc,
-				    struct txn_output *out)
+static enum driver_outcome sql_abort(struct driver_conn *conn,
+				     struct pgsql_batch *b,
+				     enum driver_outcome oc,
+				     struct txn_output *out)
 {
 	struct txn_output rb;
 
 	pgsql_batch_clear(b);
-	if (oc == PGSQL_LOST || PQstatus(conn->pg) == CONNECTION_BAD)
-		return PGSQL_LOST;
+	if (oc == DRIVER_LOST || PQstatus(conn->pg) == CONNECTION_BAD)
+		return DRIVER_LOST;
 	if (PQtransactionStatus(conn->pg) == PQTRANS_IDLE)
 		return oc;
 	memset(&rb, 0, sizeof(rb));
-	if (sql_run0(conn, S_ROLLBACK, &rb) != PGSQL_DONE) {
+	if (sql_run0(conn, S_ROLLBACK, &rb) != DRIVER_DONE) {
 		conn->broken = true;
 		memcpy(out->message, rb.message, sizeof(out->message));
-		return PGSQL_LOST;
+		return DRIVER_LOST;
 	}
 	return oc;
 }
@@ -330,9 +331,9 @@ static bool sql_one_row(const PGresult *res)
  * trip 3: COMMIT, or ROLLBACK when an item was unused: the ITEM read
  * returned no row for it (2.4.2.3), after every valid line was processed.
  */
-static enum pgsql_outcome sql_new_order(struct driver_conn *conn,
-					const struct txn_new_order *no,
-					struct txn_output *out)
+static enum driver_outcome sql_new_order(struct driver_conn *conn,
+					 const struct txn_new_order *no,
+					 struct txn_output *out)
 {
 	int n = no->ol_cnt, nvalid = 0, all_local = 1, i, r;
 	int v_num[TXN_MAX_LINES], v_i_id[TXN_MAX_LINES];
@@ -341,7 +342,7 @@ static enum pgsql_outcome sql_new_order(struct driver_conn *conn,
 	bool i_original[TXN_MAX_LINES];	 /* I_DATA holds "ORIGINAL" */
 	int64_t w_tax, d_tax, c_discount, sum_cents = 0, total;
 	int brand = 0, bad_i_id = 0;
-	enum pgsql_outcome oc;
+	enum driver_outcome oc;
 	struct pgsql_params p;
 	struct pgsql_batch b;
 	const PGresult *items;
@@ -359,7 +360,7 @@ static enum pgsql_outcome sql_new_order(struct driver_conn *conn,
 	pgsql_param_int_array(&p, no->ol_i_id, n);
 	pgsql_batch_send(conn, &b, S_NO_ITEMS, &p);
 	oc = pgsql_batch_run(conn, &b, out);
-	if (oc != PGSQL_DONE)
+	if (oc != DRIVER_DONE)
 		return sql_abort(conn, &b, oc, out);
 
 	if (!sql_one_row(b.res[1]))
@@ -371,7 +372,7 @@ static enum pgsql_outcome sql_new_order(struct driver_conn *conn,
 	else if (!sql_one_row(b.res[3]))
 		oc = pgsql_fail(out, "P0002", "new_order: no customer %d/%d/%d",
 				no->w_id, no->d_id, no->c_id);
-	if (oc != PGSQL_DONE)
+	if (oc != DRIVER_DONE)
 		return sql_abort(conn, &b, oc, out);
 	w_tax = pgsql_fixed(b.res[1], 0, 0, 4);
 	d_tax = pgsql_fixed(b.res[2], 0, 0, 4);
@@ -423,7 +424,7 @@ static enum pgsql_outcome sql_new_order(struct driver_conn *conn,
 	pgsql_param_cents_array(&p, v_amount, nvalid);
 	pgsql_batch_send(conn, &b, S_NO_LINES, &p);
 	oc = pgsql_batch_run(conn, &b, out);
-	if (oc != PGSQL_DONE)
+	if (oc != DRIVER_DONE)
 		return sql_abort(conn, &b, oc, out);
 	/*
 	 * One row per valid line, in OL_NUMBER order, or a STOCK row was
@@ -434,7 +435,7 @@ static enum pgsql_outcome sql_new_order(struct driver_conn *conn,
 				"new_order: no stock for %d of %d items at "
 				"their warehouses",
 				nvalid - PQntuples(b.res[2]), nvalid);
-	if (oc != PGSQL_DONE)
+	if (oc != DRIVER_DONE)
 		return sql_abort(conn, &b, oc, out);
 	/* brand-generic: "B" when both I_DATA and S_DATA say ORIGINAL */
 	for (r = 0; r < nvalid; r++)
@@ -443,7 +444,7 @@ static enum pgsql_outcome sql_new_order(struct driver_conn *conn,
 	pgsql_batch_clear(&b);
 
 	oc = sql_run0(conn, bad_i_id ? S_ROLLBACK : S_COMMIT, out);
-	if (oc != PGSQL_DONE)
+	if (oc != DRIVER_DONE)
 		return sql_abort(conn, &b, oc, out);
 	out->status = bad_i_id ? TXN_STATUS_ROLLBACK : TXN_STATUS_OK;
 
@@ -463,7 +464,7 @@ static enum pgsql_outcome sql_new_order(struct driver_conn *conn,
 			(long long)(total / 100), (long long)(total % 100),
 			brand, bad_i_id ? " rolled back" : "");
 	}
-	return PGSQL_DONE;
+	return DRIVER_DONE;
 }
 
 /*
@@ -485,11 +486,11 @@ static int sql_middle_row(const PGresult *res)
  * from W_NAME and D_NAME and commits: an INSERT that fails stops the
  * pipeline before the COMMIT.
  */
-static enum pgsql_outcome sql_payment(struct driver_conn *conn,
-				      const struct txn_payment *py,
-				      struct txn_output *out)
+static enum driver_outcome sql_payment(struct driver_conn *conn,
+				       const struct txn_payment *py,
+				       struct txn_output *out)
 {
-	enum pgsql_outcome oc;
+	enum driver_outcome oc;
 	struct pgsql_params p;
 	struct pgsql_batch b;
 	int c_id = py->c_id, row, first = 1;
@@ -504,7 +505,7 @@ static enum pgsql_outcome sql_payment(struct driver_conn *conn,
 		pgsql_param_text(&p, py->c_last);
 		pgsql_batch_send(conn, &b, S_PY_BY_NAME, &p);
 		oc = pgsql_batch_run(conn, &b, out);
-		if (oc != PGSQL_DONE)
+		if (oc != DRIVER_DONE)
 			return sql_abort(conn, &b, oc, out);
 		row = sql_middle_row(b.res[1]);
 		if (row < 0)
@@ -538,7 +539,7 @@ static enum pgsql_outcome sql_payment(struct driver_conn *conn,
 	pgsql_param_cents(&p, py->h_amount_cents);
 	pgsql_batch_send(conn, &b, S_PY_WAREHOUSE, &p);
 	oc = pgsql_batch_run(conn, &b, out);
-	if (oc != PGSQL_DONE)
+	if (oc != DRIVER_DONE)
 		return sql_abort(conn, &b, oc, out);
 	if (!sql_one_row(b.res[first]))
 		oc = pgsql_fail(out, "P0002", "payment: no customer %d/%d/%d",
@@ -549,7 +550,7 @@ static enum pgsql_outcome sql_payment(struct driver_conn *conn,
 	else if (!sql_one_row(b.res[first + 2]))
 		oc = pgsql_fail(out, "P0002", "payment: no warehouse %d",
 				py->w_id);
-	if (oc != PGSQL_DONE)
+	if (oc != DRIVER_DONE)
 		return sql_abort(conn, &b, oc, out);
 	/* H_DATA = W_NAME, four spaces, D_NAME (both at most 10 long) */
 	snprintf(h_data, sizeof(h_data), "%s    %s",
@@ -569,11 +570,11 @@ static enum pgsql_outcome sql_payment(struct driver_conn *conn,
 	pgsql_batch_send(conn, &b, S_PY_HISTORY, &p);
 	sql_send0(conn, &b, S_COMMIT);
 	oc = pgsql_batch_run(conn, &b, out);
-	if (oc != PGSQL_DONE)
+	if (oc != DRIVER_DONE)
 		return sql_abort(conn, &b, oc, out);
 	pgsql_batch_clear(&b);
 	out->status = TXN_STATUS_OK;
-	return PGSQL_DONE;
+	return DRIVER_DONE;
 }
 
 /*
@@ -581,11 +582,11 @@ static enum pgsql_outcome sql_payment(struct driver_conn *conn,
  * one round trip (the customer, the latest order with its lines, COMMIT).
  * By name: the customers first, then the order.
  */
-static enum pgsql_outcome sql_order_status(struct driver_conn *conn,
-					   const struct txn_order_status *os,
-					   struct txn_output *out)
+static enum driver_outcome sql_order_status(struct driver_conn *conn,
+					    const struct txn_order_status *os,
+					    struct txn_output *out)
 {
-	enum pgsql_outcome oc;
+	enum driver_outcome oc;
 	struct pgsql_params p;
 	struct pgsql_batch b;
 	int c_id = os->c_id, row;
@@ -599,7 +600,7 @@ static enum pgsql_outcome sql_order_status(struct driver_conn *conn,
 		pgsql_param_text(&p, os->c_last);
 		pgsql_batch_send(conn, &b, S_OS_BY_NAME, &p);
 		oc = pgsql_batch_run(conn, &b, out);
-		if (oc != PGSQL_DONE)
+		if (oc != DRIVER_DONE)
 			return sql_abort(conn, &b, oc, out);
 		row = sql_middle_row(b.res[1]);
 		if (row < 0)
@@ -620,7 +621,7 @@ static enum pgsql_outcome sql_order_status(struct driver_conn *conn,
 		pgsql_batch_send(conn, &b, S_OS_ORDER, &p);
 		sql_send0(conn, &b, S_COMMIT);
 		oc = pgsql_batch_run(conn, &b, out);
-		if (oc != PGSQL_DONE)
+		if (oc != DRIVER_DONE)
 			return sql_abort(conn, &b, oc, out);
 	} else {
 		pgsql_param_int(&p, c_id);
@@ -628,7 +629,7 @@ static enum pgsql_outcome sql_order_status(struct driver_conn *conn,
 		pgsql_batch_send(conn, &b, S_OS_ORDER, &p);
 		sql_send0(conn, &b, S_COMMIT);
 		oc = pgsql_batch_run(conn, &b, out);
-		if (oc != PGSQL_DONE)
+		if (oc != DRIVER_DONE)
 			return sql_abort(conn, &b, oc, out);
 		if (!sql_one_row(b.res[1]))
 			/* read-only: the COMMIT changed nothing */
@@ -641,7 +642,7 @@ static enum pgsql_outcome sql_order_status(struct driver_conn *conn,
 	}
 	pgsql_batch_clear(&b);
 	out->status = TXN_STATUS_OK;
-	return PGSQL_DONE;
+	return DRIVER_DONE;
 }
 
 /*
@@ -654,14 +655,14 @@ static enum pgsql_outcome sql_order_status(struct driver_conn *conn,
  * 3. add the sums to the customers' C_BALANCE, C_DELIVERY_CNT += 1;
  * 4. COMMIT, once every row was found.
  */
-static enum pgsql_outcome sql_delivery(struct driver_conn *conn,
-				       const struct txn_delivery *dy,
-				       struct txn_output *out)
+static enum driver_outcome sql_delivery(struct driver_conn *conn,
+					const struct txn_delivery *dy,
+					struct txn_output *out)
 {
 	int d_id[SQL_DISTRICTS], o_id[SQL_DISTRICTS], c_id[SQL_DISTRICTS];
 	char sum[SQL_DISTRICTS][24]; /* Σ OL_AMOUNT as the server wrote it */
 	int nd = 0, i;
-	enum pgsql_outcome oc;
+	enum driver_outcome oc;
 	struct pgsql_params p;
 	struct pgsql_batch b;
 
@@ -674,7 +675,7 @@ static enum pgsql_outcome sql_delivery(struct driver_conn *conn,
 		pgsql_batch_send(conn, &b, S_DY_NEW_ORDER, &p);
 	}
 	oc = pgsql_batch_run(conn, &b, out);
-	if (oc != PGSQL_DONE)
+	if (oc != DRIVER_DONE)
 		return sql_abort(conn, &b, oc, out);
 	for (i = 0; i < SQL_DISTRICTS; i++) {
 		if (PQntuples(b.res[1 + i]) != 1) {
@@ -700,9 +701,9 @@ static enum pgsql_outcome sql_delivery(struct driver_conn *conn,
 			pgsql_batch_send(conn, &b, S_DY_ORDER, &p);
 		}
 		oc = pgsql_batch_run(conn, &b, out);
-		if (oc != PGSQL_DONE)
+		if (oc != DRIVER_DONE)
 			return sql_abort(conn, &b, oc, out);
-		for (i = 0; i < nd && oc == PGSQL_DONE; i++) {
+		for (i = 0; i < nd && oc == DRIVER_DONE; i++) {
 			if (!sql_one_row(b.res[2 * i + 1])) {
 				oc = pgsql_fail(out, "P0002",
 						"delivery: NEW-ORDER %d/%d/%d "
@@ -714,7 +715,7 @@ static enum pgsql_outcome sql_delivery(struct driver_conn *conn,
 			snprintf(sum[i], sizeof(sum[i]), "%s",
 				 PQgetvalue(b.res[2 * i], 0, 0));
 		}
-		if (oc != PGSQL_DONE)
+		if (oc != DRIVER_DONE)
 			return sql_abort(conn, &b, oc, out);
 		pgsql_batch_clear(&b);
 
@@ -728,7 +729,7 @@ static enum pgsql_outcome sql_delivery(struct driver_conn *conn,
 			pgsql_batch_send(conn, &b, S_DY_CUSTOMER, &p);
 		}
 		oc = pgsql_batch_run(conn, &b, out);
-		if (oc != PGSQL_DONE)
+		if (oc != DRIVER_DONE)
 			return sql_abort(conn, &b, oc, out);
 		for (i = 0; i < nd; i++)
 			if (strcmp(PQcmdTuples(b.res[i]), "1") != 0) {
@@ -743,11 +744,11 @@ static enum pgsql_outcome sql_delivery(struct driver_conn *conn,
 	}
 
 	oc = sql_run0(conn, S_COMMIT, out);
-	if (oc != PGSQL_DONE)
+	if (oc != DRIVER_DONE)
 		return sql_abort(conn, &b, oc, out);
 	out->delivered = nd;
 	out->status = TXN_STATUS_OK;
-	return PGSQL_DONE;
+	return DRIVER_DONE;
 }
 
 /*
@@ -756,11 +757,11 @@ static enum pgsql_outcome sql_delivery(struct driver_conn *conn,
  * lets the work span several transactions and asks only for committed
  * reads, and no BEGIN/COMMIT saves the server two statements.
  */
-static enum pgsql_outcome sql_stock_level(struct driver_conn *conn,
-					  const struct txn_stock_level *sl,
-					  struct txn_output *out)
+static enum driver_outcome sql_stock_level(struct driver_conn *conn,
+					   const struct txn_stock_level *sl,
+					   struct txn_output *out)
 {
-	enum pgsql_outcome oc;
+	enum driver_outcome oc;
 	struct pgsql_params p;
 	struct pgsql_batch b;
 	int next_o_id;
@@ -771,7 +772,7 @@ static enum pgsql_outcome sql_stock_level(struct driver_conn *conn,
 	pgsql_param_int(&p, sl->d_id);
 	pgsql_batch_send(conn, &b, S_SL_DISTRICT, &p);
 	oc = pgsql_batch_run(conn, &b, out);
-	if (oc != PGSQL_DONE)
+	if (oc != DRIVER_DONE)
 		return sql_abort(conn, &b, oc, out);
 	if (!sql_one_row(b.res[0]))
 		return sql_abort(conn, &b,
@@ -788,17 +789,17 @@ static enum pgsql_outcome sql_stock_level(struct driver_conn *conn,
 	pgsql_param_int(&p, sl->threshold);
 	pgsql_batch_send(conn, &b, S_SL_COUNT, &p);
 	oc = pgsql_batch_run(conn, &b, out);
-	if (oc != PGSQL_DONE)
+	if (oc != DRIVER_DONE)
 		return sql_abort(conn, &b, oc, out);
 	out->low_stock = pgsql_int(b.res[0], 0, 0);
 	pgsql_batch_clear(&b);
 	out->status = TXN_STATUS_OK;
-	return PGSQL_DONE;
+	return DRIVER_DONE;
 }
 
-static enum pgsql_outcome sql_attempt(struct driver_conn *conn,
-				      const struct txn_input *in,
-				      struct txn_output *out)
+static enum driver_outcome sql_attempt(struct driver_conn *conn,
+				       const struct txn_input *in,
+				       struct txn_output *out)
 {
 	switch (in->type) {
 	case TXN_NEW_ORDER:
@@ -809,7 +810,7 @@ static enum pgsql_outcome sql_attempt(struct driver_conn *conn,
 		return sql_order_status(conn, &in->u.order_status, out);
 	case TXN_DELIVERY:
 		return sql_delivery(conn, &in->u.delivery, out);
-	default: /* TXN_STOCK_LEVEL; pgsql.c checked the type */
+	default: /* TXN_STOCK_LEVEL; the engine checked the type */
 		return sql_stock_level(conn, &in->u.stock_level, out);
 	}
 }

@@ -1,7 +1,8 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
--- The twelve TPC-C consistency conditions (clause 3.3.2, tpcc-notes
--- section 6), run by `oltpmark check`. Each query returns the keys of the
--- rows that violate its condition, as text columns: zero rows = pass.
+-- The twelve TPC-C consistency conditions (clause 3.3.2; in our words in
+-- docs/tpcc.md, Consistency conditions), run by `oltpmark check`. Each
+-- query returns the keys of the rows that violate its condition, as text
+-- columns: zero rows = pass.
 --
 -- Format, for the C code that splits this file: every condition starts
 -- with a line "-- C<n>: <one-line description>", followed by exactly one

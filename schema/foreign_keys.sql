@@ -7,6 +7,8 @@
 -- parent: ten STOCK probes per New-Order) and so change what a kernel
 -- comparison measures; whoever turns them on should say so with the
 -- results. Run after indexes.sql: each key needs the parent's primary key.
+-- No oltpmark command runs this file, so it is not compiled into the
+-- binary: apply it by hand, psql -f schema/foreign_keys.sql.
 --
 -- Same format as indexes.sql: one statement per group, groups separated by
 -- a line holding only "-- next", safe to run in parallel (each statement

@@ -1,6 +1,6 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
--- The five TPC-C transactions (clause 2, tpcc-notes section 3) as PL/pgSQL
--- functions, one call = one database transaction, plus
+-- The five TPC-C transactions (clause 2; docs/tpcc.md, Transaction profiles)
+-- as PL/pgSQL functions, one call = one database transaction, plus
 -- oltpmark_deliveries_ran() for `oltpmark check`. docs/schema.md describes
 -- the interface; this file says why each step is written as it is.
 --
@@ -527,7 +527,7 @@ $$;
 -- oldest undelivered order of every district (4.3.3.1: O_CARRIER_ID is
 -- null from O_ID 2101 on), and the first Delivery in a district delivers
 -- it. One primary-key probe per district; C11 only holds while this is
--- false (tpcc-notes section 6).
+-- false (docs/tpcc.md, Consistency conditions).
 CREATE OR REPLACE FUNCTION oltpmark_deliveries_ran()
 RETURNS boolean
 LANGUAGE sql STABLE AS $$

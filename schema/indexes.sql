@@ -1,7 +1,8 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
--- Primary keys (clause 1.3) and the secondary indexes the transactions
--- need, built after the population is in (one sorted build per index is
--- much cheaper than maintaining them row by row during COPY).
+-- Primary keys (clause 1.3; docs/tpcc.md, Tables) and the secondary
+-- indexes the transactions need, built after the population is in (one
+-- sorted build per index is much cheaper than maintaining them row by row
+-- during COPY).
 --
 -- The loader runs the groups below in parallel, one per connection: each
 -- group is ONE statement, groups are separated by a line holding only

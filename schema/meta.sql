@@ -3,6 +3,8 @@
 -- inserts it with status 'loading' in its first transaction and sets
 -- 'loaded' only after keys, functions and ANALYZE are done, so a load that
 -- failed or was interrupted is recognisable, and run/check refuse it.
+-- c_load_c_last is what `oltpmark run` needs to draw its C-Run
+-- (docs/tpcc.md, Random numbers).
 
 CREATE TABLE oltpmark_meta (
 	status          text        NOT NULL CHECK (status IN ('loading', 'loaded')),

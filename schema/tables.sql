@@ -1,6 +1,6 @@
 -- SPDX-License-Identifier: GPL-2.0-or-later
--- The nine TPC-C tables (clause 1.3) plus oltpmark_meta. Column order here is
--- the order the loader streams with COPY: change both together.
+-- The nine TPC-C tables (clause 1.3; docs/tpcc.md, Tables). Column order
+-- here is the order the loader streams with COPY: change both together.
 -- Keys and indexes are in indexes.sql, built after the data is in.
 -- Money is numeric (exact), never real/float (clause 1.3.1).
 -- Fixed text (ftN) is varchar(N) marked "-- fixed": every value written is

@@ -21,7 +21,7 @@ void deck_init(struct deck *deck)
 	deck->next = DECK_CARDS;
 }
 
-static void deck_shuffle(struct deck *deck, struct rng *rng)
+void deck_shuffle(struct deck *deck, struct rng *rng)
 {
 	int i;
 
@@ -33,6 +33,13 @@ static void deck_shuffle(struct deck *deck, struct rng *rng)
 		deck->cards[j] = tmp;
 	}
 	deck->next = 0;
+}
+
+void deck_seek(struct deck *deck, int pos)
+{
+	deck->next = (uint8_t)(pos < 0		  ? 0
+			       : pos > DECK_CARDS ? DECK_CARDS
+						  : pos);
 }
 
 enum txn_type deck_draw(struct deck *deck, struct rng *rng)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * inputs.h - the input a terminal keys in for each transaction, generated
- * exactly as TPC-C clause 2 asks (tpcc-notes section 3).
+ * exactly as TPC-C clause 2 asks (docs/tpcc.md, Transaction profiles).
  *
  * The three NURand constants C are drawn once per run and shared by all
  * terminals (2.1.6): C for C_ID in [0..1023], C for OL_I_ID in [0..8191],

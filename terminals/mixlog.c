@@ -6,7 +6,6 @@
 #include "terminals/mixlog.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -25,6 +24,7 @@ const struct mixlog_word mixlog_type_words[TXN_NR] = {
 	[TXN_STOCK_LEVEL] = WORD("stock_level,"),
 };
 
+/* The words enum txn_status names in src/base/txn.h, each with its comma. */
 const struct mixlog_word mixlog_status_words[TXN_STATUS_NR] = {
 	[TXN_STATUS_OK] = WORD("ok,"),
 	[TXN_STATUS_ROLLBACK] = WORD("rollback,"),
@@ -50,33 +50,30 @@ static int write_all(int fd, const char *buf, size_t len)
 
 int mixlog_open(struct mixlog *log, const char *dir, struct err *err)
 {
+	char path[PATH_MAX];
 	int rc;
 
-	log->fd = -1;
+	log->file.fd = -1;
 	log->error = 0;
 	log->bytes = 0;
-	if (snprintf(log->path, sizeof(log->path), "%s/mix.csv", dir) >=
-		    (int)sizeof(log->path) ||
-	    snprintf(log->tmp_path, sizeof(log->tmp_path), "%s/mix.csv.tmp",
-		     dir) >= (int)sizeof(log->tmp_path))
+	if (snprintf(path, sizeof(path), "%s/mix.csv", dir) >=
+	    (int)sizeof(path))
 		return err_set(err, -ENAMETOOLONG,
 			       "result directory name too long: %s", dir);
 	rc = pthread_mutex_init(&log->lock, NULL);
 	if (rc)
 		return err_set(err, -rc, "mix.csv: cannot create a mutex");
-	log->fd = open(log->tmp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-		       0644);
-	if (log->fd < 0) {
-		rc = -errno;
-		pthread_mutex_destroy(&log->lock);
-		return err_set(err, rc, "cannot create %s: %s", log->tmp_path,
-			       strerror(-rc));
-	}
-	rc = write_all(log->fd, MIXLOG_HEADER, sizeof(MIXLOG_HEADER) - 1);
+	rc = atomic_file_open(&log->file, path, err);
 	if (rc < 0) {
+		pthread_mutex_destroy(&log->lock);
+		return rc;
+	}
+	rc = write_all(log->file.fd, MIXLOG_HEADER, sizeof(MIXLOG_HEADER) - 1);
+	if (rc < 0) {
+		err_set(err, rc, "cannot write %s: %s", log->file.tmp,
+			strerror(-rc));
 		mixlog_abort(log);
-		return err_set(err, rc, "cannot write %s: %s", log->tmp_path,
-			       strerror(-rc));
+		return rc;
 	}
 	log->bytes = sizeof(MIXLOG_HEADER) - 1;
 	return 0;
@@ -84,33 +81,27 @@ int mixlog_open(struct mixlog *log, const char *dir, struct err *err)
 
 int mixlog_commit(struct mixlog *log, struct err *err)
 {
-	int rc = 0;
+	char tmp[PATH_MAX];
+	int rc;
 
-	if (log->fd < 0)
+	if (log->file.fd < 0)
 		return err_set(err, -EBADF, "mix.csv is not open");
-	if (log->error)
-		rc = err_set(err, -log->error, "cannot write %s: %s",
-			     log->tmp_path, strerror(log->error));
-	if (close(log->fd) < 0 && !rc)
-		rc = err_set(err, -errno, "cannot write %s: %s", log->tmp_path,
-			     strerror(errno));
-	log->fd = -1;
+	snprintf(tmp, sizeof(tmp), "%s", log->file.tmp);
 	pthread_mutex_destroy(&log->lock);
 	/* a short file is still every row we have: keep it even on error */
-	if (rename(log->tmp_path, log->path) < 0 && !rc)
-		rc = err_set(err, -errno, "cannot rename %s: %s", log->tmp_path,
-			     strerror(errno));
+	rc = atomic_file_close(&log->file, 0, err);
+	if (log->error && rc == 0)
+		rc = err_set(err, -log->error, "cannot write %s: %s", tmp,
+			     strerror(log->error));
 	return rc;
 }
 
 void mixlog_abort(struct mixlog *log)
 {
-	if (log->fd < 0)
+	if (log->file.fd < 0)
 		return;
-	close(log->fd);
-	log->fd = -1;
+	atomic_file_abort(&log->file);
 	pthread_mutex_destroy(&log->lock);
-	unlink(log->tmp_path);
 }
 
 int mixlog_buf_init(struct mixlog_buf *b, struct mixlog *log, size_t cap)
@@ -143,7 +134,7 @@ int mixlog_flush(struct mixlog_buf *b)
 	if (log->error) {
 		rc = -log->error;
 	} else {
-		rc = write_all(log->fd, b->buf, b->len);
+		rc = write_all(log->file.fd, b->buf, b->len);
 		if (rc < 0)
 			log->error = -rc;
 		else

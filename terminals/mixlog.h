@@ -8,7 +8,8 @@
  * the file's mutex and write() the whole buffer at once. Rows of different
  * workers therefore come in chunks, not in time order. The file is
  * written as DIR/mix.csv.tmp and renamed to DIR/mix.csv by
- * mixlog_commit(), so a mix.csv that exists is complete.
+ * mixlog_commit() (src/base/atomic_file.h), so a mix.csv that exists is
+ * complete.
  *
  * Row: t_ms,terminal,type,status,response_us,service_us (docs/formats.md).
  */
@@ -22,6 +23,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "src/base/atomic_file.h"
 #include "src/base/err.h"
 #include "src/base/txn.h"
 
@@ -32,12 +34,11 @@
 
 /* The shared file. */
 struct mixlog {
-	int fd;		      /* DIR/mix.csv.tmp, -1 when closed */
-	pthread_mutex_t lock; /* serializes write() of whole buffers */
-	int error;	      /* first errno of a failed write (under lock) */
-	uint64_t bytes;	      /* bytes written (under lock) */
-	char path[PATH_MAX];  /* DIR/mix.csv */
-	char tmp_path[PATH_MAX]; /* DIR/mix.csv.tmp */
+	struct atomic_file file; /* DIR/mix.csv through mix.csv.tmp; its
+				    fd is -1 when closed */
+	pthread_mutex_t lock;	 /* serializes write() of whole buffers */
+	int error;	/* first errno of a failed write (under lock) */
+	uint64_t bytes; /* bytes written (under lock) */
 };
 
 /* One worker's buffer of formatted rows. */

@@ -74,3 +74,31 @@ int64_t pacing_think_us(const struct pacing *p, enum txn_type type,
 		t = PACING_THINK_CUT * mean_us;
 	return (int64_t)llround(t);
 }
+
+double pacing_think_mean_us(const struct pacing *p, enum txn_type type)
+{
+	if (p->mode == PACING_NONE)
+		return 0;
+	/* the mean of min(E, 10 m) for E exponential with mean m */
+	return pacing_table[type].think_mean_ms * 1000.0 * p->scale *
+	       (1.0 - exp(-PACING_THINK_CUT));
+}
+
+int64_t pacing_think_residual_us(const struct pacing *p, enum txn_type type,
+				 struct rng *rng)
+{
+	double mean_us, cut;
+
+	if (p->mode == PACING_NONE || p->scale == 0.0)
+		return 0;
+	/*
+	 * At a random moment of a think time Z = min(E, 10 m), what is left
+	 * of it, R, has P(R > r) = (e^(-r/m) - e^-10) / (1 - e^-10) for r in
+	 * 0..10 m (the integral of P(Z > s) from r on, over E[Z]). Inverted:
+	 * r = -m ln(e^-10 + u (1 - e^-10)) with u uniform in (0, 1).
+	 */
+	mean_us = pacing_table[type].think_mean_ms * 1000.0 * p->scale;
+	cut = exp(-PACING_THINK_CUT);
+	return (int64_t)llround(-mean_us *
+				log(cut + rng_unit_open(rng) * (1.0 - cut)));
+}

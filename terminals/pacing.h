@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * pacing.h - keying and think times of an emulated terminal (TPC-C 5.2.5).
+ * pacing.h - keying and think times of an emulated terminal (TPC-C 5.2.5;
+ * docs/tpcc.md, Keying and think times).
  *
  * A terminal's cycle is: key the input (a constant keying time per type),
  * submit, wait for the response, read it (a random think time), then key
@@ -61,5 +62,22 @@ int64_t pacing_keying_us(const struct pacing *p, enum txn_type type);
  */
 int64_t pacing_think_us(const struct pacing *p, enum txn_type type,
 			struct rng *rng);
+
+/*
+ * Mean think time of type in microseconds: that of the cut distribution,
+ * mean * (1 - e^-10); 0 with "none".
+ */
+double pacing_think_mean_us(const struct pacing *p, enum txn_type type);
+
+/*
+ * What is left of a think time of type when it is seen at a moment drawn
+ * uniformly from all thinking time (its equilibrium residual), in
+ * microseconds: in 0..10 * mean, exponential with the same mean but for
+ * the cut. A terminal that starts in the middle of its think time waits
+ * this long (docs/terminals.md, "Starting in phase"). 0 with "none" (rng
+ * then unused). Thread-safe as long as rng is not shared.
+ */
+int64_t pacing_think_residual_us(const struct pacing *p, enum txn_type type,
+				 struct rng *rng);
 
 #endif

@@ -6,7 +6,9 @@
  * the N terminals of warehouse w) has home warehouse w and Stock-Level
  * district i % 10 + 1, and belongs to worker (k - 1) % connections, so
  * every worker serves terminals of many warehouses and the staggered
- * starts are spread evenly over the workers.
+ * starts are spread evenly over the workers. Each terminal starts in the
+ * stationary state of its deck and keying/think cycle (terminal_start),
+ * so the mix is steady from its first transaction on.
  *
  * The main thread, while the workers run: wakes at the end of the
  * ramp-up to take the first cost sample (our CPU time, the server's, its
@@ -27,6 +29,7 @@
 
 #include "config.h"
 #include "src/base/clock.h"
+#include "src/base/resfile.h"
 #include "src/base/sysinfo.h"
 
 /*
@@ -150,6 +153,9 @@ static int check_config(const struct run_config *c, struct err *err)
 		return err_set(
 			err, -EINVAL,
 			"bad duration, ramp-up, progress, reconnect or drain time");
+	if (c->max_retries < 0)
+		return err_set(err, -EINVAL, "bad max_retries %d",
+			       c->max_retries);
 	return 0;
 }
 
@@ -220,9 +226,8 @@ static void place_terminals(struct run *run, int *per_worker)
 		t->w_id = k / c->terminals_per_w + 1;
 		t->sl_d_id = i % TPCC_DISTRICTS_PER_W + 1;
 		rng_seed(&t->rng, c->seed, (uint64_t)k + 1);
-		deck_init(&t->deck);
-		t->next = deck_draw(&t->deck, &t->rng);
-		t->due_us = 0;
+		/* in phase: mid-deck, mid-cycle, as if it had always run */
+		terminal_start(t, &c->pacing);
 	}
 }
 
@@ -290,6 +295,7 @@ int run_open(struct run **out, const struct run_config *cfg, struct err *err)
 	run->eng.ramp_us = (int64_t)cfg->ramp_up_s * 1000000;
 	run->eng.progress_us = (int64_t)cfg->progress_s * 1000000;
 	run->eng.reconnect_us = (int64_t)cfg->reconnect_s * 1000000;
+	run->eng.max_retries = cfg->max_retries;
 	run->eng.drain_us = (int64_t)cfg->drain_s * 1000000;
 	run->eng.log = cfg->log;
 	run->eng.log_ctx = cfg->cb_ctx;
@@ -770,7 +776,7 @@ static json_t *run_json(const struct run *run)
 		return NULL;
 	}
 	run_pacing_text(&c->pacing, pacing, sizeof(pacing));
-	json_object_set_new(o, "format", json_string("oltpmark-run/1"));
+	json_object_set_new(o, "format", json_string(RESFILE_TAG_RUN));
 	json_object_set_new(o, "oltpmark_version",
 			    json_string(OLTPMARK_VERSION));
 	json_object_set_new(o, "partial", json_boolean(r->partial));
@@ -811,34 +817,22 @@ static json_t *run_json(const struct run *run)
 
 int run_write_json(const struct run *run, struct err *err)
 {
-	char path[PATH_MAX], tmp[PATH_MAX];
+	char path[PATH_MAX];
 	json_t *o;
 	int rc;
 
 	if (!run->executed)
 		return err_set(err, -EINVAL, "the run has not been executed");
 	if (snprintf(path, sizeof(path), "%s/run.json", run->cfg.out_dir) >=
-		    (int)sizeof(path) ||
-	    snprintf(tmp, sizeof(tmp), "%s/run.json.tmp", run->cfg.out_dir) >=
-		    (int)sizeof(tmp))
+	    (int)sizeof(path))
 		return err_set(err, -ENAMETOOLONG,
 			       "result directory name too long");
 	o = run_json(run);
 	if (!o)
 		return err_set(err, -ENOMEM, "out of memory");
-	rc = json_dump_file(o, tmp, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	rc = resfile_write_json(path, o, err);
 	json_decref(o);
-	if (rc < 0) {
-		unlink(tmp);
-		return err_set(err, -EIO, "cannot write %s", tmp);
-	}
-	if (rename(tmp, path) < 0) {
-		rc = -errno;
-		unlink(tmp);
-		return err_set(err, rc, "cannot rename %s: %s", tmp,
-			       strerror(-rc));
-	}
-	return 0;
+	return rc;
 }
 
 void run_close(struct run *run)

@@ -48,7 +48,7 @@ typedef void (*run_progress_fn)(void *ctx, const struct run_progress *p);
 /* What to run. */
 struct run_config {
 	const struct driver_ops *driver; /* database driver */
-	struct driver_config db;	 /* conninfo, tx mode, retries */
+	struct driver_config db;	 /* conninfo, tx mode */
 	int warehouses;			 /* W: terminals on warehouses 1..W */
 	int terminals_per_w;		 /* terminals per warehouse (10) */
 	int connections;      /* worker threads, one connection each */
@@ -58,6 +58,8 @@ struct run_config {
 	uint64_t seed;	      /* of every random stream */
 	int progress_s;	      /* progress interval, 0: none */
 	int reconnect_s;      /* give a lost connection this long */
+	int max_retries;      /* retries of a transaction that may pass next
+					    time (40001, 40P01), at least 0 */
 	int drain_s;	      /* queued Deliveries after a stop */
 	int server_pid;	      /* postmaster PID for the server's CPU
 					    time; 0: from the driver's describe()

@@ -72,16 +72,3 @@ void sched_fix_top(struct sched *s)
 	if (s->n > 1)
 		sift_down(s, s->heap[0]);
 }
-
-struct terminal *sched_pop(struct sched *s)
-{
-	struct terminal *top;
-
-	if (!s->n)
-		return NULL;
-	top = s->heap[0];
-	s->n--;
-	if (s->n)
-		sift_down(s, s->heap[s->n]);
-	return top;
-}

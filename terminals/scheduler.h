@@ -40,7 +40,4 @@ static inline struct terminal *sched_top(const struct sched *s)
 /* Restore the order after the top terminal's due_us was changed. */
 void sched_fix_top(struct sched *s);
 
-/* Remove and return the terminal due first, NULL when empty. */
-struct terminal *sched_pop(struct sched *s);
-
 #endif

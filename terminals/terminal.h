@@ -17,10 +17,13 @@
 #include "src/base/rng.h"
 #include "src/base/txn.h"
 #include "terminals/deck.h"
+#include "terminals/pacing.h"
 
 /* One terminal. */
 struct terminal {
-	int64_t due_us;	    /* when next is submitted (CLOCK_MONOTONIC) */
+	int64_t due_us;	    /* when next is submitted (CLOCK_MONOTONIC);
+			       before the run starts, relative to the
+			       terminal's own start (terminal_start) */
 	int id;		    /* 1-based terminal number, as in mix.csv */
 	int w_id;	    /* home warehouse */
 	int sl_d_id;	    /* fixed Stock-Level district, 1..10 */
@@ -28,5 +31,20 @@ struct terminal {
 	struct rng rng;	    /* this terminal's own random stream */
 	struct deck deck;   /* its 23-card deck */
 };
+
+/*
+ * Put t where a terminal that had been running for ever would be at a
+ * random moment: shuffle its deck, pick the card it is at and whether it
+ * is keying that card in or thinking after it, with probability in
+ * proportion to the mean time spent there, and set t->next, the deck's
+ * position and t->due_us, the first due time relative to the terminal's
+ * start (the worker adds the start). The population's arrivals and mix
+ * are then stationary from the start, not bunched at the start of every
+ * deck (docs/terminals.md, "Starting in phase"). With no keying or think
+ * time the card is uniform and due at once. Uses t->rng only: seed it
+ * first, and the same seed gives the same start. Not thread-safe for one
+ * terminal.
+ */
+void terminal_start(struct terminal *t, const struct pacing *p);
 
 #endif

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "src/base/clock.h"
+#include "terminals/retry.h"
 
 /*
  * Longest sleep: how soon a sleeping worker notices a stop request. Idle
@@ -241,13 +242,17 @@ static void worker_lost(struct worker *w, int64_t now)
 		(double)w->eng->reconnect_us / 1e6);
 }
 
-/* Execute w->in on the connection and time it. Returns the driver's rc. */
+/*
+ * Execute w->in on the connection, retries included (terminals/retry.c),
+ * and time it. 0, or -ENOTCONN when the connection was lost.
+ */
 static int worker_execute(struct worker *w, int64_t *send_us, int64_t *done_us)
 {
 	int rc;
 
 	*send_us = clock_mono_us();
-	rc = w->eng->ops->execute(w->conn, &w->in, &w->out);
+	rc = retry_execute(w->eng->ops, w->conn, w->eng->max_retries, &w->in,
+			   &w->out);
 	*done_us = clock_mono_us();
 	/* only what the driver reports as done counts as done */
 	if (rc < 0)
@@ -468,8 +473,9 @@ static bool worker_gate(struct engine *e)
 }
 
 /*
- * First due times: terminal k of the run's T starts k/T of the way into
- * the ramp-up, plus the keying time of its first transaction.
+ * First due times: terminal k of the run's T starts (k - 1)/T of the way
+ * into the ramp-up, and its first transaction is due what terminal_start()
+ * chose after that: the rest of the keying or think time it is in.
  */
 static void worker_start_terminals(struct worker *w)
 {
@@ -482,8 +488,7 @@ static void worker_start_terminals(struct worker *w)
 							    e->terminals
 						  : 0;
 
-		t->due_us = e->start_us + offset +
-			    pacing_keying_us(&e->pacing, t->next);
+		t->due_us = e->start_us + offset + t->due_us;
 		sched_push(&w->sched, t);
 	}
 	if (e->progress_us > 0)

@@ -68,6 +68,8 @@ struct engine {
 	int64_t end_us;	      /* start + ramp-up + duration */
 	int64_t progress_us;  /* progress interval, 0: none */
 	int64_t reconnect_us; /* how long to retry a lost connection */
+	int max_retries;      /* attempts after DRIVER_RETRY, per
+					 transaction (terminals/retry.h) */
 	int64_t drain_us;     /* after a stop request, how long queued
 					 Deliveries may still run */
 	atomic_int stop;      /* enum engine_stop */

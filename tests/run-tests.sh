@@ -66,7 +66,7 @@ for bin in "$@"; do
 done
 
 echo "== shellcheck"
-scripts=(configure run/pg run/install-deps tests/run-tests.sh tests/embed-sql.sh .ci/run)
+scripts=(configure run/pg run/array run/install-deps tests/run-tests.sh tests/embed-sql.sh .ci/run)
 for f in run/oltpmark-run run/demo run/lib.sh run/hooks/* run/variants/* \
 	tests/integration/*.bash tests/bench/*.sh; do
 	[ -f "$f" ] && scripts+=("$f")

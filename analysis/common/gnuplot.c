@@ -137,12 +137,6 @@ bool gnuplot_available(char *why, size_t why_size)
 	return probed > 0;
 }
 
-const char *gnuplot_png_terminal(void)
-{
-	gnuplot_available(NULL, 0);
-	return png_term;
-}
-
 FILE *gnuplot_create(const char *dir, const char *file, struct err *err)
 {
 	char path[PATH_MAX];

@@ -36,9 +36,6 @@
  */
 bool gnuplot_available(char *why, size_t why_size);
 
-/* The PNG terminal in use: "pngcairo" when gnuplot has it, else "png". */
-const char *gnuplot_png_terminal(void);
-
 /*
  * Create dir/file for writing (truncating it). NULL with err set when it
  * cannot be opened.

@@ -5,6 +5,7 @@
  * section is written straight through and checked once at the end.
  */
 #include "analysis/compare/compare_json.h"
+#include "src/base/resfile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -380,7 +381,7 @@ int compare_json_write(FILE *f, const struct cout_input *in, struct err *err)
 		json_decref(configs);
 		return err_set(err, -ENOMEM, "out of memory");
 	}
-	jset(root, "format", json_string(COUT_JSON_FORMAT), &oom);
+	jset(root, "format", json_string(RESFILE_TAG_COMPARE), &oom);
 	jset(root, "metric", json_string(in->metric), &oom);
 	jset(root, "baseline", json_string(t->labels[t->baseline]), &oom);
 	jset(root, "baseline_from",

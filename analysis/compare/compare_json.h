@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * compare_json.h - compare's JSON (format COUT_JSON_FORMAT): every number
- * behind the tables (each run's metric, the test statistics, the contest
- * and probe figures, profile and lock tables, plots, and the runs left
- * out with their reasons), for tools that read compare's results.
+ * compare_json.h - compare's JSON (format RESFILE_TAG_COMPARE): every
+ * number behind the tables (each run's metric, the test statistics, the
+ * contest and probe figures, profile and lock tables, plots, and the runs
+ * left out with their reasons), for tools that read compare's results.
  * Written from the numbers, not from the document the other formats
  * share. docs/compare.md describes the fields.
  */

@@ -30,12 +30,10 @@ enum cout_format {
 	COUT_TEXT, /* plain text tables */
 	COUT_MD,   /* Markdown */
 	COUT_CSV,  /* one row per label and configuration */
-	COUT_JSON, /* "oltpmark-compare/1" */
+	COUT_JSON, /* RESFILE_TAG_COMPARE, src/base/resfile.h */
 	COUT_HTML, /* compare.html */
 	COUT_FORMAT_NR
 };
-
-#define COUT_JSON_FORMAT "oltpmark-compare/1"
 
 /* "text", "md", "csv", "json", "html", NULL: for the options table. */
 extern const char *const compare_out_format_names[];

@@ -25,8 +25,8 @@
 
 #include <jansson.h>
 
-#include "src/base/json_error.h"
 #include "src/base/iso8601.h"
+#include "src/base/resfile.h"
 
 /* Deeper than RESULTS/LABEL/CONFIG/run-N by a wide margin. */
 #define RUNSET_MAX_DEPTH 16
@@ -78,102 +78,31 @@ static int add_problem(struct runset_problem **list, size_t *n, const char *dir,
 	return 0;
 }
 
-/* A JSON number (integer or real) as a double, NAN otherwise. */
-static double json_num(const json_t *v)
-{
-	if (!json_is_number(v))
-		return NAN;
-	return json_number_value(v);
-}
-
-/* A "true"/"false" string or JSON boolean: 1, 0, or -1 when neither. */
-static int json_truth(const json_t *v)
-{
-	if (json_is_boolean(v))
-		return json_is_true(v);
-	if (json_is_string(v)) {
-		const char *s = json_string_value(v);
-
-		if (strcmp(s, "true") == 0 || strcmp(s, "yes") == 0 ||
-		    strcmp(s, "1") == 0)
-			return 1;
-		if (strcmp(s, "false") == 0 || strcmp(s, "no") == 0 ||
-		    strcmp(s, "0") == 0)
-			return 0;
-	}
-	return -1;
-}
-
-/* The first of several keys present in obj, or NULL. */
-static json_t *json_get_any(const json_t *obj, const char *const *keys)
-{
-	json_t *v;
-
-	for (; *keys; keys++) {
-		v = json_object_get(obj, *keys);
-		if (v && !json_is_null(v))
-			return v;
-	}
-	return NULL;
-}
-
 /*
- * Load DIR/NAME as a JSON object into *out. Returns 0, or -EINVAL with
- * reason filled (the file's name and what is wrong with it).
+ * Read DIR/NAME as fmt (src/base/resfile.h) into *out. Returns 0, or
+ * negative with reason filled (the file's name and what is wrong).
  */
-static int load_object(const char *dir, const char *name, const char *format,
-		       json_t **out, char *reason, size_t reason_size)
+static int load_object(const char *dir, const char *name,
+		       enum resfile_format fmt, json_t **out, char *reason,
+		       size_t reason_size)
 {
 	char path[4096];
-	json_error_t jerr;
-	json_t *root, *fmt;
+	struct err err = {""};
+	int rc;
 
-	*out = NULL;
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	root = json_load_file(path, 0, &jerr);
-	if (!root) {
-		/* Line and column, not jansson's wording, which changes
-		 * between versions; "cut short" is what matters most. */
-		bool cut = json_error_cut_short(&jerr);
-
-		if (jerr.line < 0)
-			snprintf(reason, reason_size, "%s: cannot be read",
-				 name);
-		else if (cut)
-			snprintf(reason, reason_size,
-				 "%s: JSON cut short (line %d)", name,
-				 jerr.line);
-		else
-			snprintf(reason, reason_size,
-				 "%s: invalid JSON (line %d, column %d)", name,
-				 jerr.line, jerr.column);
-		return -EINVAL;
-	}
-	if (!json_is_object(root)) {
-		snprintf(reason, reason_size, "%s: not a JSON object", name);
-		json_decref(root);
-		return -EINVAL;
-	}
-	fmt = json_object_get(root, "format");
-	if (fmt && (!json_is_string(fmt) ||
-		    strncmp(json_string_value(fmt), format, strlen(format)))) {
-		snprintf(reason, reason_size, "%s: format is not %s*", name,
-			 format);
-		json_decref(root);
-		return -EINVAL;
-	}
-	*out = root;
-	return 0;
+	rc = resfile_read(path, name, fmt, out, &err);
+	if (rc < 0)
+		snprintf(reason, reason_size, "%s", err.msg);
+	return rc;
 }
 
 /* A non-empty string member, or NULL. */
 static const char *json_str(const json_t *obj, const char *key)
 {
-	json_t *v = json_object_get(obj, key);
+	const char *s = resfile_get_string(obj, key);
 
-	if (!json_is_string(v) || json_string_value(v)[0] == '\0')
-		return NULL;
-	return json_string_value(v);
+	return s && s[0] ? s : NULL;
 }
 
 /* The New-Order numbers, wherever this summary.json version keeps them. */
@@ -189,16 +118,17 @@ static void read_new_order(const json_t *summary, struct runset_run *run)
 		no = json_object_get(summary, "new_order");
 	if (!json_is_object(no))
 		return;
-	run->no_p90_ms = json_num(json_get_any(no, p90_keys));
-	run->no_mean_ms = json_num(json_get_any(no, mean_keys));
+	run->no_p90_ms = resfile_number(resfile_get_first(no, p90_keys));
+	run->no_mean_ms = resfile_number(resfile_get_first(no, mean_keys));
 	/* A nested {"response_ms": {"p90": ...}} layout, if that is it. */
 	resp = json_object_get(no, "response_ms");
 	if (json_is_object(resp)) {
 		if (isnan(run->no_p90_ms))
-			run->no_p90_ms = json_num(json_get_any(resp, p90_keys));
+			run->no_p90_ms = resfile_number(
+				resfile_get_first(resp, p90_keys));
 		if (isnan(run->no_mean_ms))
-			run->no_mean_ms =
-				json_num(json_get_any(resp, mean_keys));
+			run->no_mean_ms = resfile_number(
+				resfile_get_first(resp, mean_keys));
 	}
 }
 
@@ -221,37 +151,38 @@ static int fill_run(struct runset *rs, struct runset_run *run, const char *dir,
 	if (!run->dir || !run->label || !run->config || (start && !run->start))
 		return -ENOMEM;
 	run->start_epoch_s = iso8601_parse(start);
-	run->ramp_up_s = json_num(json_object_get(summary, "ramp_up_s"));
+	run->ramp_up_s = resfile_get_number(summary, "ramp_up_s");
 	if (isnan(run->ramp_up_s))
-		run->ramp_up_s = json_num(json_get_any(options, ramp_keys));
+		run->ramp_up_s =
+			resfile_number(resfile_get_first(options, ramp_keys));
 	if (!isnan(run->ramp_up_s) && run->ramp_up_s < 0)
 		run->ramp_up_s = NAN;
-	run->measured_s = json_num(json_object_get(summary, "measured_s"));
+	run->measured_s = resfile_get_number(summary, "measured_s");
 	/* The window report chose; else ramp-up .. + measured. */
-	run->window_start_s = json_num(json_object_get(window, "start_s"));
-	run->window_end_s = json_num(json_object_get(window, "end_s"));
+	run->window_start_s = resfile_get_number(window, "start_s");
+	run->window_end_s = resfile_get_number(window, "end_s");
 	if (isnan(run->window_start_s))
 		run->window_start_s = run->ramp_up_s;
 	if (isnan(run->window_end_s))
 		run->window_end_s = run->window_start_s + run->measured_s;
 	if (!(run->window_end_s > run->window_start_s))
 		run->window_start_s = run->window_end_s = NAN;
-	run->notpm = json_num(json_object_get(summary, "notpm"));
-	run->metric = json_num(json_object_get(summary, rs->metric));
+	run->notpm = resfile_get_number(summary, "notpm");
+	run->metric = resfile_get_number(summary, rs->metric);
 	run->no_p90_ms = NAN;
 	run->no_mean_ms = NAN;
 	read_new_order(summary, run);
-	run->diagnostic =
-		json_truth(json_object_get(notes, "diagnostic")) == 1 ||
-		json_truth(json_object_get(summary, "diagnostic")) == 1;
+	/* meta.json by report's rule, or a summary that says so */
+	run->diagnostic = resfile_meta_diagnostic(meta) ||
+			  resfile_get_truth(summary, "diagnostic") == 1;
 	run->noncached_enforced =
-		json_truth(json_object_get(notes, "noncached_enforced"));
-	run->partial = json_is_true(json_object_get(summary, "partial"));
+		resfile_get_truth(notes, "noncached_enforced");
+	run->partial = resfile_get_truth(summary, "partial") == 1;
 	/* oltpmark-summary/1 keeps it in steady_state.steady. */
-	if (!json_is_boolean(steady))
-		steady = json_object_get(
+	run->steady = resfile_truth(steady);
+	if (run->steady < 0)
+		run->steady = resfile_get_truth(
 			json_object_get(summary, "steady_state"), "steady");
-	run->steady = json_is_boolean(steady) ? json_is_true(steady) : -1;
 
 	if (run->diagnostic)
 		run->exclusion = RUNSET_DIAGNOSTIC;
@@ -284,7 +215,7 @@ static int read_run_json(struct runset *rs, struct runset_run *run)
 	snprintf(path, sizeof(path), "%s/run.json", run->dir);
 	if (access(path, F_OK) != 0)
 		return 0;
-	if (load_object(run->dir, "run.json", "oltpmark-run/", &root, reason,
+	if (load_object(run->dir, "run.json", RESFILE_RUN, &root, reason,
 			sizeof(reason)) < 0)
 		return add_problem(&rs->remarks, &rs->nremarks, run->dir,
 				   "%s; ignored", reason);
@@ -293,10 +224,10 @@ static int read_run_json(struct runset *rs, struct runset_run *run)
 	 * server that went away (an OOM kill under the non-cached limit, a
 	 * crash): not a figure for the kernel.
 	 */
-	if (json_integer_value(json_object_get(root, "connections_lost")) > 0 &&
+	if (resfile_get_count(root, "connections_lost") > 0 &&
 	    run->exclusion == RUNSET_SCORED)
 		run->exclusion = RUNSET_CONNECTIONS_LOST;
-	if (json_is_true(json_object_get(root, "partial")) && !run->partial) {
+	if (resfile_get_truth(root, "partial") == 1 && !run->partial) {
 		run->partial = true;
 		if (run->exclusion == RUNSET_SCORED ||
 		    run->exclusion == RUNSET_NOT_STEADY ||
@@ -323,10 +254,10 @@ static int read_run(struct runset *rs, const char *dir, bool has_meta,
 	if (!has_meta)
 		return add_problem(&rs->broken, &rs->nbroken, dir,
 				   "no meta.json");
-	if (load_object(dir, "meta.json", "oltpmark-meta/", &meta, reason,
+	if (load_object(dir, "meta.json", RESFILE_META, &meta, reason,
 			sizeof(reason)) < 0 ||
-	    load_object(dir, "summary.json", "oltpmark-summary/", &summary,
-			reason, sizeof(reason)) < 0) {
+	    load_object(dir, "summary.json", RESFILE_SUMMARY, &summary, reason,
+			sizeof(reason)) < 0) {
 		json_decref(meta);
 		return add_problem(&rs->broken, &rs->nbroken, dir, "%s",
 				   reason);

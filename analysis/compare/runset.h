@@ -45,7 +45,7 @@ struct runset_run {
 	double notpm;		/* summary.json notpm, NAN if missing */
 	double no_p90_ms;	/* New-Order 90th percentile, NAN if unknown */
 	double no_mean_ms;	/* New-Order mean response, NAN if unknown */
-	bool diagnostic;	/* notes.diagnostic is "true" */
+	bool diagnostic;	/* meta.json or summary.json says so */
 	bool partial;		/* summary.json or run.json says partial */
 	int steady;		/* 1 steady, 0 not steady, -1 unknown */
 	int noncached_enforced; /* notes.noncached_enforced: 1, 0, -1 absent */

@@ -16,9 +16,6 @@
 
 #include "src/base/err.h"
 
-/* What "format" must be: another version may time other work. */
-#define HPROBE_FORMAT "oltpmark-probe/1"
-
 /* The figures of one probe file. */
 struct hprobe {
 	double time_s; /* "time": when it ran, epoch s; NAN if absent */
@@ -35,7 +32,7 @@ struct hprobe {
  * Parse one probe file from f (read to EOF) into out, which is
  * overwritten. Returns 0; -ENODATA for an empty input; -EINVAL when it is
  * not a JSON object ("JSON cut short (line N)" for a file cut off), its
- * "format" is missing or not HPROBE_FORMAT,
+ * "format" is missing or not oltpmark-probe/1 (src/base/resfile.h),
  * cpu.ns_per_op or memory.ns_per_op is missing or not a positive number,
  * or an fsync object is there without a positive us_median; -EIO when
  * reading failed. fsync absent (or null) is not an error: the probe had

@@ -28,6 +28,7 @@
 #include "analysis/parsers/parse_pgstats.h"
 #include "analysis/parsers/parse_readprofile.h"
 #include "analysis/parsers/parse_vmstat.h"
+#include "src/base/atomic_file.h"
 
 #define HTML_TOP       20	  /* rows of profile and lock tables */
 #define HTML_RAW_LINES 40	  /* lines shown of a file without parser */
@@ -1479,7 +1480,8 @@ static void section_metadata(struct html_ctx *c)
 int html_write_report(const struct html_input *in, struct err *err)
 {
 	struct html_ctx c;
-	char path[PATH_MAX], tmp[PATH_MAX + 8], title[256];
+	struct atomic_file af;
+	char path[PATH_MAX], title[256];
 	int rc = 0;
 
 	memset(&c, 0, sizeof(c));
@@ -1491,10 +1493,10 @@ int html_write_report(const struct html_input *in, struct err *err)
 		return err_set(err, -ENAMETOOLONG, "%s: path too long",
 			       in->run_dir);
 	c.start_epoch_s = plots_run_start(in->meta);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	c.f = fopen(tmp, "w");
-	if (!c.f)
-		return err_set(err, -errno, "%s: %s", tmp, strerror(errno));
+	rc = atomic_file_open(&af, path, err);
+	if (rc < 0)
+		return rc;
+	c.f = af.f;
 	snprintf(title, sizeof(title), "oltpmark report%s%s%s%s",
 		 in->sum->meta.label[0] ? ": " : "", in->sum->meta.label,
 		 in->sum->meta.config[0] ? " / " : "", in->sum->meta.config);
@@ -1508,13 +1510,5 @@ int html_write_report(const struct html_input *in, struct err *err)
 	section_evidence(&c);
 	section_metadata(&c);
 	html_page_end(c.f);
-	if (ferror(c.f))
-		rc = err_set(err, -EIO, "%s: write failed", tmp);
-	if (fclose(c.f) != 0 && rc == 0)
-		rc = err_set(err, -errno, "%s: %s", tmp, strerror(errno));
-	if (rc == 0 && rename(tmp, path) < 0)
-		rc = err_set(err, -errno, "%s: %s", path, strerror(errno));
-	if (rc < 0)
-		unlink(tmp);
-	return rc;
+	return atomic_file_close(&af, 0, err);
 }

@@ -30,6 +30,8 @@
 #include "analysis/report/plots.h"
 #include "analysis/report/summary.h"
 #include "analysis/report/timeseries.h"
+#include "src/base/atomic_file.h"
+#include "src/base/resfile.h"
 
 /* Everything one report works with. */
 struct report_ctx {
@@ -53,36 +55,25 @@ static int join(char *out, size_t size, const char *dir, const char *name,
 
 /*
  * Load DIR/name as a JSON object into *out (NULL when the file does not
- * exist). -EBADMSG naming the line for a broken or cut file.
+ * exist). -EBADMSG naming the line for a broken, cut or empty file.
  */
 static int load_json(const char *dir, const char *name, json_t **out,
 		     struct err *err)
 {
 	char path[PATH_MAX];
-	json_error_t jerr;
-	struct stat st;
 	int rc;
 
 	*out = NULL;
 	rc = join(path, sizeof(path), dir, name, err);
 	if (rc < 0)
 		return rc;
-	if (stat(path, &st) < 0) {
-		if (errno == ENOENT)
-			return 0;
-		return err_set(err, -errno, "%s: %s", path, strerror(errno));
+	rc = resfile_load(path, path, out, err);
+	if (rc == -ENOENT) {
+		err_clear(err);
+		return 0;
 	}
-	*out = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
-	if (!*out)
-		return err_set(err, -EBADMSG,
-			       "%s: not valid JSON (line %d: %s)", path,
-			       jerr.line, jerr.text);
-	if (!json_is_object(*out)) {
-		json_decref(*out);
-		*out = NULL;
-		return err_set(err, -EBADMSG, "%s: not a JSON object", path);
-	}
-	return 0;
+	/* an empty meta.json is as broken as a cut one: bad input */
+	return rc == -ENODATA ? -EBADMSG : rc;
 }
 
 /* Write DIR/name through a temporary file and rename it into place. */
@@ -91,27 +82,17 @@ static int write_atomic(const char *dir, const char *name,
 				    struct err *err),
 			struct report_ctx *ctx, struct err *err)
 {
-	char path[PATH_MAX], tmp[PATH_MAX + 8];
-	FILE *f;
+	char path[PATH_MAX];
+	struct atomic_file af;
 	int rc;
 
 	rc = join(path, sizeof(path), dir, name, err);
 	if (rc < 0)
 		return rc;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "w");
-	if (!f)
-		return err_set(err, -errno, "%s: %s", tmp, strerror(errno));
-	rc = fill(ctx, f, err);
-	if (fflush(f) != 0 && rc == 0)
-		rc = err_set(err, -errno, "%s: %s", tmp, strerror(errno));
-	if (fclose(f) != 0 && rc == 0)
-		rc = err_set(err, -errno, "%s: %s", tmp, strerror(errno));
-	if (rc == 0 && rename(tmp, path) < 0)
-		rc = err_set(err, -errno, "%s: %s", path, strerror(errno));
+	rc = atomic_file_open(&af, path, err);
 	if (rc < 0)
-		unlink(tmp);
-	return rc;
+		return rc;
+	return atomic_file_close(&af, fill(ctx, af.f, err), err);
 }
 
 static int fill_summary_json(struct report_ctx *ctx, FILE *f, struct err *err)

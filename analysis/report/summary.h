@@ -35,7 +35,6 @@
 #include "src/base/hist.h"
 #include "src/base/txn.h"
 
-#define SUM_FORMAT		 "oltpmark-summary/1"
 #define SUM_DIST_BUCKETS	 20    /* RT distribution buckets (>= 20) */
 #define SUM_STEADY_INTERVAL_MS	 10000 /* steady-state sample length */
 #define SUM_STEADY_LIMIT_PCT	 2.0   /* largest fitted change allowed */
@@ -167,10 +166,16 @@ struct sum_bound {
 
 /* A per-type check: mix share or 90th-percentile limit. */
 struct sum_check {
-	bool applies; /* false: no such rule for this type */
-	double value; /* share % or p90 ms, NAN if unknown */
-	double limit; /* minimum share % or limit ms */
-	int within;   /* 1, 0, or -1 unknown */
+	bool applies;	   /* false: no such rule for this type */
+	double value;	   /* share % or p90 ms, NAN if unknown */
+	double limit;	   /* minimum share % or limit ms */
+	int within;	   /* 1, 0, or -1 unknown */
+	double noise;	   /* mix: 3 standard errors of the share at this
+			      sample size, NAN unless it is below its
+			      minimum; NAN for p90 */
+	bool small_sample; /* mix: below the minimum, but no further from
+			      the deck's share than noise: not judged
+			      (within = -1) */
 };
 
 /* A whole summary. Owns its histograms: summary_free(). */

@@ -16,79 +16,38 @@
 #include <string.h>
 
 #include "analysis/report/timeseries.h"
+#include "src/base/resfile.h"
 
 /* ---- run.json and meta.json ---- */
 
+/* The getters of src/base/resfile.h, under the names used below. */
 static double jnum(const json_t *obj, const char *key)
 {
-	const json_t *v = json_object_get(obj, key);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
+	return resfile_get_number(obj, key);
 }
 
 static int64_t jint(const json_t *obj, const char *key)
 {
-	const json_t *v = json_object_get(obj, key);
-
-	if (json_is_integer(v))
-		return (int64_t)json_integer_value(v);
-	if (json_is_real(v) && json_real_value(v) >= 0)
-		return (int64_t)json_real_value(v);
-	return -1;
+	return resfile_get_count(obj, key);
 }
 
 /* A server counter: -1 when absent, null, or negative (unknown). */
 static int64_t jcounter(const json_t *obj, const char *key)
 {
-	int64_t v = jint(obj, key);
-
-	return v < 0 ? -1 : v;
+	return resfile_get_count(obj, key);
 }
 
-/*
- * A yes/no that meta.json may hold as a JSON boolean (meta.json
- * "diagnostic") or as the string "true" / "false" (notes values): 1, 0,
- * or -1 when absent or something else.
- */
+/* A yes/no: 1, 0, or -1 when absent or something else. */
 static int jtruth(const json_t *obj, const char *key)
 {
-	const json_t *v = json_object_get(obj, key);
-
-	if (json_is_boolean(v))
-		return json_is_true(v);
-	if (json_is_string(v)) {
-		if (strcmp(json_string_value(v), "true") == 0)
-			return 1;
-		if (strcmp(json_string_value(v), "false") == 0)
-			return 0;
-	}
-	return -1;
+	return resfile_get_truth(obj, key);
 }
 
 static void jstr(const json_t *obj, const char *key, char *out, size_t size)
 {
-	const json_t *v = json_object_get(obj, key);
+	const char *v = resfile_get_string(obj, key);
 
-	if (json_is_string(v))
-		snprintf(out, size, "%s", json_string_value(v));
-	else
-		out[0] = '\0';
-}
-
-static int check_format(const json_t *j, const char *name, const char *want,
-			struct err *err)
-{
-	const json_t *f;
-
-	if (!json_is_object(j))
-		return err_set(err, -EBADMSG, "%s: not a JSON object", name);
-	f = json_object_get(j, "format");
-	if (f &&
-	    (!json_is_string(f) || strcmp(json_string_value(f), want) != 0))
-		return err_set(err, -EBADMSG,
-			       "%s: format is not %s (a newer oltpmark?)", name,
-			       want);
-	return 0;
+	snprintf(out, size, "%s", v ? v : "");
 }
 
 void summary_run_unknown(struct sum_run *out)
@@ -125,16 +84,15 @@ void summary_run_unknown(struct sum_run *out)
 int summary_run_from_json(const json_t *run, struct sum_run *out,
 			  struct err *err)
 {
-	const json_t *counts, *in, *cost, *p, *stats;
+	const json_t *counts, *in, *cost, *stats;
 	int rc, t;
 
 	summary_run_unknown(out);
-	rc = check_format(run, "run.json", "oltpmark-run/1", err);
+	rc = resfile_check(run, RESFILE_RUN, "run.json", err);
 	if (rc < 0)
 		return rc;
 	out->present = true;
-	p = json_object_get(run, "partial");
-	out->partial = json_is_boolean(p) ? json_is_true(p) : true;
+	out->partial = jtruth(run, "partial") != 0;
 	jstr(run, "end_reason", out->end_reason, sizeof(out->end_reason));
 	out->ramp_up_s = jnum(run, "ramp_up_s");
 	out->duration_s = jnum(run, "duration_s");
@@ -207,7 +165,7 @@ int summary_meta_from_json(const json_t *meta, struct sum_meta *out,
 	int rc;
 
 	summary_meta_unknown(out);
-	rc = check_format(meta, "meta.json", "oltpmark-meta/1", err);
+	rc = resfile_check(meta, RESFILE_META, "meta.json", err);
 	if (rc < 0)
 		return rc;
 	out->present = true;
@@ -215,12 +173,9 @@ int summary_meta_from_json(const json_t *meta, struct sum_meta *out,
 	jstr(meta, "config", out->config, sizeof(out->config));
 	opts = json_object_get(meta, "options");
 	notes = json_object_get(meta, "notes");
-	/* any of the three marks makes a diagnostic run (run/oltpmark-run
-	   sets the note, `oltpmark run` copies it to "diagnostic"); a
-	   meta.json without any mark is not one */
-	out->diagnostic = jtruth(meta, "diagnostic") == 1 ||
-			  jtruth(opts, "diagnostic") == 1 ||
-			  jtruth(notes, "diagnostic") == 1;
+	/* the rule compare uses too; a meta.json without a mark is not
+	   a diagnostic run */
+	out->diagnostic = resfile_meta_diagnostic(meta);
 	out->noncached_enforced = jtruth(notes, "noncached_enforced");
 	out->opt_ramp_up_s = jnum(opts, "ramp-up");
 	return 0;

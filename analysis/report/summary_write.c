@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <math.h>
 
+#include "src/base/resfile.h"
+
 #define SUM_TEXT_CKPTS 20 /* checkpoints listed in summary.txt */
 
 static const char *const type_titles[TXN_NR] = {
@@ -138,6 +140,26 @@ static json_t *checks_json(const struct sum_check *c, int ok,
 	return o;
 }
 
+/* checks_json() of the mix, with each share's sampling noise */
+static json_t *mix_check_json(const struct summary *s)
+{
+	json_t *o = checks_json(s->mix, s->mix_ok, "share_pct", "min_pct");
+	json_t *types = json_object_get(o, "types");
+	int t;
+
+	for (t = 0; t < TXN_NR; t++) {
+		json_t *e =
+			json_object_get(types, txn_type_name((enum txn_type)t));
+
+		if (!e)
+			continue;
+		json_object_set_new(e, "small_sample",
+				    json_boolean(s->mix[t].small_sample));
+		json_object_set_new(e, "noise", jreal(s->mix[t].noise, 3));
+	}
+	return o;
+}
+
 static json_t *bounds_json(const struct summary *s)
 {
 	json_t *o = json_object(), *checks = json_object();
@@ -217,7 +239,7 @@ json_t *summary_to_json(const struct summary *s)
 
 	if (!o)
 		return NULL;
-	json_object_set_new(o, "format", json_string(SUM_FORMAT));
+	json_object_set_new(o, "format", json_string(RESFILE_TAG_SUMMARY));
 	json_object_set_new(o, "label", jstring_or_null(s->meta.label));
 	json_object_set_new(o, "config", jstring_or_null(s->meta.config));
 	json_object_set_new(o, "diagnostic", jtri(s->meta.diagnostic));
@@ -258,9 +280,7 @@ json_t *summary_to_json(const struct summary *s)
 		json_object_set_new(types, txn_type_name((enum txn_type)t),
 				    type_json(s, t));
 	json_object_set_new(o, "types", types);
-	json_object_set_new(
-		o, "mix_check",
-		checks_json(s->mix, s->mix_ok, "share_pct", "min_pct"));
+	json_object_set_new(o, "mix_check", mix_check_json(s));
 	json_object_set_new(o, "rt_limits",
 			    checks_json(s->rt, s->rt_ok, "p90_ms", "limit_ms"));
 	json_object_set_new(o, "input_bounds", bounds_json(s));
@@ -343,10 +363,10 @@ int summary_write_json(const struct summary *s, FILE *f, struct err *err)
 
 	if (!j)
 		return err_set(err, -ENOMEM, "summary.json: out of memory");
-	rc = json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	rc = resfile_dump(j, f);
 	json_decref(j);
-	if (rc < 0 || fputc('\n', f) == EOF || ferror(f))
-		return err_set(err, -EIO, "summary.json: write failed");
+	if (rc < 0)
+		return err_set(err, rc, "summary.json: write failed");
 	return 0;
 }
 
@@ -498,8 +518,11 @@ static void text_checks(const struct summary *s, FILE *f)
 			continue;
 		fprintf(f, "  %-13s ", summary_type_title((enum txn_type)t));
 		put_num(f, 7, 2, c->value);
-		fprintf(f, " %%  at least %5.1f %%   %s\n", c->limit,
-			tri_word(c->within));
+		fprintf(f, " %%  at least %5.1f %%   %s", c->limit,
+			c->small_sample ? "not judged" : tri_word(c->within));
+		if (c->small_sample)
+			fprintf(f, " (sampling noise +-%.2f %%)", c->noise);
+		fputc('\n', f);
 	}
 	fprintf(f,
 		"\n90th-percentile response limits (5.2.5.3, 2.7.2.2): "

@@ -4,8 +4,8 @@
  *
  * Functions below the command layer never print: they return a negative
  * errno-style code and, when the caller passed a struct err, a one-line
- * message saying what failed and with what value. Only src/cmd_*.c print
- * (as "oltpmark: <msg>") and choose the exit status.
+ * message saying what failed and with what value. Only src/cmd/ prints
+ * (as "oltpmark: <msg>") and chooses the exit status.
  */
 #ifndef OLTPMARK_ERR_H
 #define OLTPMARK_ERR_H

@@ -3,7 +3,9 @@
  * tpcc_random.h - TPC-C's random functions (clauses 2.1.4-2.1.6, 4.3.2):
  * NURand, the C constants and their load/run rule, last names from
  * syllables, a-strings, n-strings and zip codes. Shared by the loader and
- * the terminals so both draw from exactly the same definitions.
+ * the terminals so both draw from exactly the same definitions. The rules
+ * in our words: docs/tpcc.md, Random numbers (and Population, for the
+ * strings and names).
  */
 #ifndef OLTPMARK_TPCC_RANDOM_H
 #define OLTPMARK_TPCC_RANDOM_H

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * txn.h - the five TPC-C transactions as data: their types, the inputs a
- * terminal generates (clause 2, tpcc-notes section 3) and the result a
- * driver hands back. Terminals fill a struct txn_input, a driver executes
- * it and fills a struct txn_output; neither knows how the other works.
+ * terminal generates (clause 2; docs/tpcc.md, Transaction profiles) and
+ * the result a driver hands back. Terminals fill a struct txn_input, a
+ * driver executes it and fills a struct txn_output; neither knows how the
+ * other works.
  */
 #ifndef OLTPMARK_TXN_H
 #define OLTPMARK_TXN_H
@@ -108,12 +109,5 @@ struct txn_output {
 
 /* "new_order", "payment", ... as in mix.csv; NULL for bad values. */
 const char *txn_type_name(enum txn_type type);
-
-/* "ok", "rollback", "error". */
-const char *txn_status_name(enum txn_status status);
-
-/* Parse the names back; -1 when unknown. */
-int txn_type_from_name(const char *name);
-int txn_status_from_name(const char *name);
 
 #endif

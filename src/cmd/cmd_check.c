@@ -8,32 +8,60 @@
  *   C11 n/a   ... (not applicable after Deliveries)
  *
  * Exit 0 when every condition that applies holds, 1 otherwise.
+ *
+ * `check --meta` instead prints the database's oltpmark_meta as key=value
+ * lines (drivers/pgconn.h), so scripts learn what a database holds from
+ * the same reader as load, check and run, not from their own SQL.
  */
 #include <stdio.h>
 #include <unistd.h>
 
+#include "drivers/pgconn.h"
 #include "src/load/check.h"
 #include "src/cmd/cmd.h"
-#include "src/base/conninfo.h"
 #include "src/base/log.h"
 #include "src/cmd/opt.h"
 
+/* check --meta: oltpmark_meta as key=value lines on stdout. */
+static int print_meta(const char *conninfo)
+{
+	struct pgconn_meta meta;
+	struct err err = {""};
+	char text[1024];
+
+	if (check_read_meta(conninfo, &meta, &err) < 0) {
+		log_error("check: %s", err.msg);
+		return EXIT_WORK_FAILED;
+	}
+	if (pgconn_meta_format(&meta, text, sizeof(text)) >=
+	    (int)sizeof(text)) {
+		log_error("check: oltpmark_meta does not fit in %zu bytes",
+			  sizeof(text));
+		return EXIT_WORK_FAILED;
+	}
+	fputs(text, stdout);
+	return fflush(stdout) == 0 ? 0 : EXIT_WORK_FAILED;
+}
+
 int cmd_check(int argc, char **argv)
 {
-	static bool quick;
+	static bool quick, meta;
 	static int jobs;
 	static const char *conninfo;
 	/* clang-format off */
 	static const struct opt_def opts[] = {
 		{ .long_name = "quick", .kind = OPT_FLAG, .value = &quick,
 		  .help = "only C1-C4 (what clause 3.3.3 demonstrates)" },
+		{ .long_name = "meta", .kind = OPT_FLAG, .value = &meta,
+		  .help = "print oltpmark_meta as key=value lines, check "
+			  "nothing" },
 		{ .long_name = "jobs", .short_name = 'j', .kind = OPT_INT,
 		  .value = &jobs, .arg_name = "JOBS",
 		  .help = "parallel connections (default: online CPUs)",
 		  .min = 1, .max = 16 },
 		{ .long_name = "conninfo", .kind = OPT_STRING,
 		  .value = &conninfo, .arg_name = "STR",
-		  .help = "libpq connection string (default: PG* vars)" },
+		  .help = "libpq conninfo, URI or database name (default: PG* vars)" },
 	};
 	/* clang-format on */
 	static const struct opt_cmd cmd = {
@@ -45,7 +73,12 @@ int cmd_check(int argc, char **argv)
 			"C11 holds only until the first Delivery and is\n"
 			"reported as not applicable after one. Exit 0 when "
 			"every condition that\napplies holds, 1 otherwise or "
-			"when the database is not a finished\noltpmark load.",
+			"when the database is not a finished\noltpmark load. "
+			"--meta prints the row the loader left in "
+			"oltpmark_meta\n(status, warehouses, c_load_c_last, "
+			"seed, version, load_started,\nload_finished), one "
+			"key=value line each, whatever the status; exit 1\n"
+			"when the database has none.",
 		.opts = opts,
 		.nopts = sizeof(opts) / sizeof(opts[0]),
 		.min_args = 0,
@@ -64,10 +97,12 @@ int cmd_check(int argc, char **argv)
 		log_error("%s", err.msg);
 		return EXIT_BAD_USAGE;
 	}
-	if (conninfo && conninfo_validate(conninfo, &err) < 0) {
+	if (conninfo && pgconn_validate(conninfo, &err) < 0) {
 		log_error("option --conninfo: %s", err.msg);
 		return EXIT_BAD_USAGE;
 	}
+	if (meta)
+		return print_meta(conninfo ? conninfo : "");
 	if (jobs == 0) {
 		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 		jobs = ncpu < 1 ? 1 : ncpu > 16 ? 16 : (int)ncpu;

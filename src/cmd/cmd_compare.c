@@ -22,6 +22,7 @@
 #include "analysis/compare/runset.h"
 #include "analysis/compare/score.h"
 #include "src/cmd/cmd.h"
+#include "src/base/atomic_file.h"
 #include "src/base/err.h"
 #include "src/base/log.h"
 #include "src/cmd/opt.h"
@@ -31,30 +32,24 @@ static const char *const metric_names[] = {"notpm", "tpm_total", NULL};
 
 /*
  * Write the output to dir/name through a temporary file renamed into
- * place, so a reader never sees half a table. 0 or negative with err.
+ * place (src/base/atomic_file.h), so a reader never sees half a table.
+ * 0 or negative with err.
  */
 static int write_file(const char *dir, enum cout_format fmt,
 		      const struct cout_input *in, char *path, size_t path_size,
 		      struct err *err)
 {
-	char tmp[4096];
-	FILE *f;
+	struct atomic_file af;
 	int rc;
 
-	snprintf(path, path_size, "%s/%s", dir, compare_out_file_name(fmt));
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir,
-		 compare_out_file_name(fmt));
-	f = fopen(tmp, "w");
-	if (!f)
-		return err_set(err, -errno, "%s: %s", tmp, strerror(errno));
-	rc = compare_out_write(f, fmt, in, err);
-	if (fclose(f) != 0 && rc == 0)
-		rc = err_set(err, -EIO, "%s: write failed", tmp);
-	if (rc == 0 && rename(tmp, path) != 0)
-		rc = err_set(err, -errno, "%s: %s", path, strerror(errno));
+	if (snprintf(path, path_size, "%s/%s", dir,
+		     compare_out_file_name(fmt)) >= (int)path_size)
+		return err_set(err, -ENAMETOOLONG, "%s: path too long", dir);
+	rc = atomic_file_open(&af, path, err);
 	if (rc < 0)
-		unlink(tmp);
-	return rc;
+		return rc;
+	return atomic_file_close(&af, compare_out_write(af.f, fmt, in, err),
+				 err);
 }
 
 int cmd_compare(int argc, char **argv)

@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "drivers/pgconn.h"
 #include "src/base/clock.h"
 #include "src/cmd/cmd.h"
-#include "src/base/conninfo.h"
 #include "src/load/load.h"
 #include "src/base/log.h"
 #include "src/cmd/opt.h"
@@ -93,7 +93,7 @@ int cmd_load(int argc, char **argv)
 		  .min = 0, .max = INT_MAX },
 		{ .long_name = "conninfo", .kind = OPT_STRING,
 		  .value = &conninfo, .arg_name = "STR",
-		  .help = "libpq connection string (default: PG* vars)" },
+		  .help = "libpq conninfo, URI or database name (default: PG* vars)" },
 	};
 	/* clang-format on */
 	static const struct opt_cmd cmd = {
@@ -134,7 +134,7 @@ int cmd_load(int argc, char **argv)
 			  "--help)");
 		return EXIT_BAD_USAGE;
 	}
-	if (conninfo && conninfo_validate(conninfo, &err) < 0) {
+	if (conninfo && pgconn_validate(conninfo, &err) < 0) {
 		log_error("option --conninfo: %s", err.msg);
 		return EXIT_BAD_USAGE;
 	}

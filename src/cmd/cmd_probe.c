@@ -1,26 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cmd_probe.c - `oltpmark probe`: time fixed work on this host
- * (src/probe/probe.h) and print it as one JSON object ("oltpmark-probe/1"),
- * on stdout or into a file written through FILE.tmp and renamed. The
- * hostprobe hook runs it before and after every run.
+ * (src/probe/probe.h) and print it as one JSON object ("oltpmark-probe/1",
+ * src/base/resfile.h), on stdout or into a file written through FILE.tmp
+ * and renamed. The hostprobe hook runs it before and after every run.
  */
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
 #include "src/cmd/cmd.h"
 #include "src/base/log.h"
+#include "src/base/resfile.h"
 #include "src/cmd/opt.h"
 #include "src/probe/probe.h"
-
-#define PROBE_FORMAT "oltpmark-probe/1"
 
 /* Three decimals are more than the probe can resolve. */
 static double round3(double x)
@@ -40,7 +36,7 @@ static json_t *probe_json(const struct probe_opts *o,
 {
 	json_t *root, *mem;
 
-	root = json_pack("{s:s, s:f, s:o}", "format", PROBE_FORMAT, "time",
+	root = json_pack("{s:s, s:f, s:o}", "format", RESFILE_TAG_PROBE, "time",
 			 round3(r->time_s), "cpu",
 			 loop_json(o->cpu_ops, o->reps, &r->cpu));
 	mem = loop_json(o->mem_ops, o->reps, &r->mem);
@@ -78,24 +74,13 @@ static json_t *probe_json(const struct probe_opts *o,
 /* Write obj to path through path.tmp and rename, so no reader sees half. */
 static int write_json(json_t *obj, const char *path)
 {
-	char tmp[PATH_MAX];
+	struct err err = {""};
+	int rc = resfile_write_json(path, obj, &err);
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= sizeof(tmp)) {
-		log_error("option --out: path too long: %s", path);
-		return EXIT_BAD_USAGE;
-	}
-	if (json_dump_file(obj, tmp, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) <
-	    0) {
-		log_error("cannot write %s", tmp);
-		unlink(tmp);
-		return EXIT_WORK_FAILED;
-	}
-	if (rename(tmp, path) < 0) {
-		log_error("cannot rename %s: %s", tmp, strerror(errno));
-		unlink(tmp);
-		return EXIT_WORK_FAILED;
-	}
-	return 0;
+	if (rc == 0)
+		return 0;
+	log_error("%s", err.msg);
+	return rc == -ENAMETOOLONG ? EXIT_BAD_USAGE : EXIT_WORK_FAILED;
 }
 
 int cmd_probe(int argc, char **argv)
@@ -129,7 +114,7 @@ int cmd_probe(int argc, char **argv)
 			"multiplies (CPU), a\npointer chase over 8 MiB (memory) "
 			"and, with --fsync-dir, 8 KiB overwrites\neach followed "
 			"by fdatasync (the WAL's path). Prints one JSON object\n"
-			"(oltpmark-probe/1) with the median and fastest "
+			"(" RESFILE_TAG_PROBE ") with the median and fastest "
 			"nanoseconds per step and\nthe fsync times in "
 			"microseconds. The hostprobe hook runs it before and\n"
 			"after every run; compare shows whether the host "
@@ -175,10 +160,7 @@ int cmd_probe(int argc, char **argv)
 	if (out) {
 		rc = write_json(obj, out);
 	} else {
-		rc = json_dumpf(obj, stdout,
-				JSON_INDENT(2) | JSON_REAL_PRECISION(15)) < 0 ||
-				     fputc('\n', stdout) == EOF ||
-				     fflush(stdout) == EOF
+		rc = resfile_dump(obj, stdout) < 0 || fflush(stdout) == EOF
 			     ? EXIT_WORK_FAILED
 			     : 0;
 		if (rc)

@@ -25,10 +25,11 @@
 #include "analysis/report/report.h"
 #include "config.h"
 #include "drivers/driver.h"
+#include "drivers/pgconn.h"
 #include "src/base/clock.h"
 #include "src/cmd/cmd.h"
-#include "src/base/conninfo.h"
 #include "src/base/log.h"
+#include "src/base/resfile.h"
 #include "src/cmd/opt.h"
 #include "src/base/sysinfo.h"
 #include "terminals/run.h"
@@ -188,7 +189,7 @@ static const struct opt_def run_opt_defs[] = {
 	 .kind = OPT_STRING,
 	 .value = &opts.conninfo,
 	 .arg_name = "STR",
-	 .help = "libpq connection string (default: PG* environment)"},
+	 .help = "libpq conninfo, URI or database name (default: PG* vars)"},
 	{.long_name = "debug",
 	 .kind = OPT_STRING,
 	 .value = &opts.debug,
@@ -352,27 +353,17 @@ static json_t *notes_json(const struct opt_list *notes)
 	return o;
 }
 
-/* Write obj to DIR/NAME through NAME.tmp and rename. */
+/* Write obj to DIR/NAME (src/base/resfile.h: through NAME.tmp, synced). */
 static int write_json(const char *dir, const char *name, json_t *obj,
 		      struct err *err)
 {
-	char path[PATH_MAX], tmp[PATH_MAX];
+	char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(tmp, sizeof(tmp), "%s/%s.tmp", dir, name);
-	if (json_dump_file(obj, tmp, JSON_INDENT(2) | JSON_REAL_PRECISION(15)) <
-	    0) {
-		unlink(tmp);
-		return err_set(err, -EIO, "cannot write %s", tmp);
-	}
-	if (rename(tmp, path) < 0) {
-		int rc = -errno;
-
-		unlink(tmp);
-		return err_set(err, rc, "cannot rename %s: %s", tmp,
-			       strerror(-rc));
-	}
-	return 0;
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    (int)sizeof(path))
+		return err_set(err, -ENAMETOOLONG, "%s/%s: path too long", dir,
+			       name);
+	return resfile_write_json(path, obj, err);
 }
 
 /*
@@ -413,7 +404,7 @@ static int write_meta(const struct opt_cmd *cmd, const struct run_opts *o,
 	}
 	iso8601(r->start_wall_us, start, sizeof(start));
 	iso8601(r->end_wall_us, end, sizeof(end));
-	json_object_set_new(meta, "format", json_string("oltpmark-meta/1"));
+	json_object_set_new(meta, "format", json_string(RESFILE_TAG_META));
 	json_object_set_new(meta, "oltpmark_version",
 			    json_string(OLTPMARK_VERSION));
 	json_object_set_new(meta, "label", json_string(o->label));
@@ -441,10 +432,11 @@ static int write_meta(const struct opt_cmd *cmd, const struct run_opts *o,
 	json_object_set_new(meta, "database", dbj);
 	json_object_set_new(meta, "buffer_hit_ratio", hit_ratio_json(r));
 	notes = notes_json(&o->notes);
-	/* a first-class flag too: diagnostic runs are never scored */
-	json_object_set_new(meta, "diagnostic",
-			    json_boolean(json_is_true(
-				    json_object_get(notes, "diagnostic"))));
+	/* a first-class flag too: diagnostic runs are never scored; "yes"
+	   means what it means to report and compare */
+	json_object_set_new(
+		meta, "diagnostic",
+		json_boolean(resfile_get_truth(notes, "diagnostic") == 1));
 	json_object_set_new(meta, "notes", notes);
 	rc = write_json(o->out, "meta.json", meta, err);
 	json_decref(meta);
@@ -558,7 +550,7 @@ int cmd_run(int argc, char **argv)
 	    check_notes(&o->notes, &err) < 0 ||
 	    reconnect_seconds(&reconnect_s, &err) < 0)
 		return usage_error(&err);
-	if (o->conninfo && conninfo_validate(o->conninfo, &err) < 0) {
+	if (o->conninfo && pgconn_validate(o->conninfo, &err) < 0) {
 		char msg[ERR_MSG_MAX];
 
 		snprintf(msg, sizeof(msg), "%s", err.msg);
@@ -587,7 +579,7 @@ int cmd_run(int argc, char **argv)
 	cfg.driver = driver_find(driver_names[o->driver]);
 	cfg.db.conninfo = o->conninfo;
 	cfg.db.tx_mode = (enum driver_tx_mode)o->tx_mode;
-	cfg.db.max_retries = RUN_MAX_RETRIES;
+	cfg.max_retries = RUN_MAX_RETRIES;
 	cfg.warehouses = o->warehouses;
 	cfg.terminals_per_w = o->terminals_per_w;
 	cfg.connections = o->connections;

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/base/conninfo.h"
+#include "drivers/pgconn.h"
 
 #define OPT_MAX 64
 
@@ -226,7 +226,7 @@ json_t *opt_to_json(const struct opt_cmd *cmd)
 			} else if (strcmp(o->long_name, "conninfo") == 0) {
 				char safe[1024];
 
-				conninfo_redact(s, safe, sizeof(safe));
+				pgconn_redact(s, safe, sizeof(safe));
 				v = json_string(safe);
 			} else {
 				v = json_string(s);

@@ -21,8 +21,8 @@
 
 #include <libpq-fe.h>
 
+#include "drivers/pgconn.h"
 #include "src/base/clock.h"
-#include "src/load/load_copy.h"
 #include "src/load/schema_sql.h"
 
 /* Session settings of every check connection. */
@@ -155,7 +155,7 @@ static void run_condition(PGconn *conn, const struct check_cond *c,
 	o->error[0] = '\0';
 
 	if (!PQsendQuery(conn, c->sql)) {
-		load_pg_result_msg(NULL, conn, o->error, sizeof(o->error));
+		pgconn_error(NULL, conn, o->error, sizeof(o->error));
 		o->status = CHECK_ERROR;
 		return;
 	}
@@ -172,8 +172,8 @@ static void run_condition(PGconn *conn, const struct check_cond *c,
 			break;
 		default:
 			if (!failed)
-				load_pg_result_msg(res, conn, o->error,
-						   sizeof(o->error));
+				pgconn_error(res, conn, o->error,
+					     sizeof(o->error));
 			failed = true;
 			break;
 		}
@@ -191,17 +191,18 @@ static void *check_thread(void *arg)
 	struct checker *ck = arg;
 	struct err err = {""};
 	PGconn *conn;
+	int rc;
 
-	conn = load_pg_connect(ck->opts->conninfo, &err);
-	if (conn &&
-	    load_pg_exec(conn, "session settings", session_sql, &err) < 0) {
-		PQfinish(conn);
-		conn = NULL;
+	rc = pgconn_connect(ck->opts->conninfo, PGCONN_CHECK, &conn, &err);
+	if (rc == 0) {
+		rc = pgconn_exec(conn, "session settings", session_sql, &err);
+		if (rc < 0)
+			PQfinish(conn);
 	}
-	if (!conn) {
+	if (rc < 0) {
 		pthread_mutex_lock(&ck->mu);
 		if (ck->rc == 0) {
-			ck->rc = -EIO;
+			ck->rc = rc;
 			ck->err = err;
 		}
 		pthread_mutex_unlock(&ck->mu);
@@ -224,36 +225,36 @@ static void *check_thread(void *arg)
 /* Refuse a database that oltpmark did not finish loading. */
 static int check_meta(PGconn *conn, struct err *err)
 {
-	PGresult *res = PQexec(conn, "SELECT status FROM oltpmark_meta");
-	const char *state;
-	char msg[256];
-	int rc = 0;
+	struct pgconn_meta meta;
+	struct err why = {""};
+	int rc;
 
-	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-		const char *code = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+	rc = pgconn_meta_read(conn, &meta, &why);
+	if (rc == -ENOENT)
+		return err_set(err, rc, "%s: load it with oltpmark load",
+			       why.msg);
+	if (rc < 0)
+		return err_set(err, rc, "%s", why.msg);
+	if (strcmp(meta.status, "loaded") != 0)
+		return err_set(err, -EBUSY,
+			       "the load of this database did not finish "
+			       "(oltpmark_meta says '%s'): reload it with "
+			       "oltpmark load --drop",
+			       meta.status);
+	return 0;
+}
 
-		load_pg_result_msg(res, conn, msg, sizeof(msg));
-		if (code && strcmp(code, "42P01") == 0)
-			rc = err_set(
-				err, -ENOENT,
-				"not an oltpmark database (no oltpmark_meta "
-				"table): load it with oltpmark load");
-		else
-			rc = err_set(err, -EIO, "reading oltpmark_meta: %s",
-				     msg);
-	} else if (PQntuples(res) != 1) {
-		rc = err_set(err, -ENOENT,
-			     "not an oltpmark database (oltpmark_meta has %d "
-			     "rows, expected 1)",
-			     PQntuples(res));
-	} else if (strcmp((state = PQgetvalue(res, 0, 0)), "loaded") != 0) {
-		rc = err_set(err, -EBUSY,
-			     "the load of this database did not finish "
-			     "(oltpmark_meta says '%s'): reload it with "
-			     "oltpmark load --drop",
-			     state);
-	}
-	PQclear(res);
+int check_read_meta(const char *conninfo, struct pgconn_meta *meta,
+		    struct err *err)
+{
+	PGconn *conn;
+	int rc;
+
+	rc = pgconn_connect(conninfo, PGCONN_CHECK, &conn, err);
+	if (rc < 0)
+		return rc;
+	rc = pgconn_meta_read(conn, meta, err);
+	PQfinish(conn);
 	return rc;
 }
 
@@ -268,14 +269,14 @@ int check_run(const struct check_opts *opts, struct check_outcome *out,
 	bool deliveries;
 	PGconn *conn;
 
-	conn = load_pg_connect(opts->conninfo, err);
-	if (!conn)
-		return -EIO;
+	rc = pgconn_connect(opts->conninfo, PGCONN_CHECK, &conn, err);
+	if (rc < 0)
+		return rc;
 	rc = check_meta(conn, err);
 	if (rc == 0)
-		rc = load_pg_value(conn, "oltpmark_deliveries_ran()",
-				   "SELECT oltpmark_deliveries_ran()", ran,
-				   sizeof(ran), err);
+		rc = pgconn_value(conn, "oltpmark_deliveries_ran()",
+				  "SELECT oltpmark_deliveries_ran()", ran,
+				  sizeof(ran), err);
 	PQfinish(conn);
 	if (rc < 0)
 		return rc;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check.h - the TPC-C consistency conditions (clause 3.3.2) of
- * schema/checks.sql, run in parallel over a few connections.
+ * schema/checks.sql, run in parallel over a few connections. What each
+ * condition says and when it holds: docs/tpcc.md, Consistency conditions.
  *
  * checks.sql holds one query per condition, each after a line
  * "-- C<n>: <description>"; a query returns the keys of the rows that
@@ -14,6 +15,7 @@
 
 #include <stdbool.h>
 
+#include "drivers/pgconn.h"
 #include "src/base/err.h"
 
 #define CHECK_MAX	     32 /* conditions in checks.sql, at most */
@@ -59,7 +61,7 @@ struct check_outcome {
 
 /* What to check. */
 struct check_opts {
-	const char *conninfo; /* libpq connection string; "" = PG* */
+	const char *conninfo; /* as pgconn_validate takes it; "" = PG* */
 	bool quick;	      /* only C1..C4 */
 	int jobs;	      /* parallel connections, at least 1 */
 };
@@ -75,5 +77,15 @@ struct check_opts {
  */
 int check_run(const struct check_opts *opts, struct check_outcome *out,
 	      struct err *err);
+
+/*
+ * Connect to conninfo and read oltpmark_meta into meta, whatever its
+ * status says (`oltpmark check --meta`: scripts ask it whether a database
+ * holds the load they want). 0; -ENOENT for a database without the meta
+ * row; another negative errno when the connection or the query failed.
+ * err says which.
+ */
+int check_read_meta(const char *conninfo, struct pgconn_meta *meta,
+		    struct err *err);
 
 #endif

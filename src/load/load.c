@@ -38,6 +38,7 @@
 
 #include <libpq-fe.h>
 
+#include "drivers/pgconn.h"
 #include "src/base/clock.h"
 #include "src/load/load_copy.h"
 #include "src/load/schema_sql.h"
@@ -159,12 +160,12 @@ static int run_task(struct loader *ld, PGconn *conn, struct task *t,
 		};
 		return load_copy_table(conn, &job, err);
 	case TASK_INDEX:
-		return load_pg_exec(conn, "indexes.sql", t->sql, err);
+		return pgconn_exec(conn, "indexes.sql", t->sql, err);
 	case TASK_FUNCTIONS:
-		return load_pg_exec(conn, "functions.sql", schema_functions_sql,
-				    err);
+		return pgconn_exec(conn, "functions.sql", schema_functions_sql,
+				   err);
 	case TASK_ANALYZE:
-		return load_pg_exec(conn, "analyze.sql", t->sql, err);
+		return pgconn_exec(conn, "analyze.sql", t->sql, err);
 	}
 	return -EINVAL;
 }
@@ -209,14 +210,14 @@ static void *job_main(void *arg)
 	PGconn *conn;
 	int rc;
 
-	conn = load_pg_connect(ld->opts->conninfo, &err);
-	if (!conn) {
+	rc = pgconn_connect(ld->opts->conninfo, PGCONN_LOAD, &conn, &err);
+	if (rc < 0) {
 		pthread_mutex_lock(&ld->mu);
-		fail_locked(ld, -EIO, &err);
+		fail_locked(ld, rc, &err);
 		pthread_mutex_unlock(&ld->mu);
 		return NULL;
 	}
-	rc = load_pg_exec(conn, "session settings", session_sql, &err);
+	rc = pgconn_exec(conn, "session settings", session_sql, &err);
 	pthread_mutex_lock(&ld->mu);
 	if (rc < 0)
 		fail_locked(ld, rc, &err);
@@ -593,18 +594,18 @@ static int prepare(PGconn *conn, struct loader *ld, struct load_result *result,
 	PGresult *res;
 	int rc;
 
-	if ((rc = load_pg_value(conn, "SHOW wal_level", "SHOW wal_level",
-				result->wal_level, sizeof(result->wal_level),
-				err)) < 0)
+	if ((rc = pgconn_value(conn, "SHOW wal_level", "SHOW wal_level",
+			       result->wal_level, sizeof(result->wal_level),
+			       err)) < 0)
 		return rc;
-	if ((rc = load_pg_exec(conn, "begin", "BEGIN", err)) < 0)
+	if ((rc = pgconn_exec(conn, "begin", "BEGIN", err)) < 0)
 		return rc;
 	/* A concurrent load of the same database waits here, then fails. */
-	rc = load_pg_value(conn, "looking for existing tables",
-			   "SELECT coalesce(string_agg(n, ', '), '') FROM "
-			   "unnest(string_to_array('" OUR_TABLES "', ', ')) n "
-			   "WHERE to_regclass(n) IS NOT NULL",
-			   found, sizeof(found), err);
+	rc = pgconn_value(conn, "looking for existing tables",
+			  "SELECT coalesce(string_agg(n, ', '), '') FROM "
+			  "unnest(string_to_array('" OUR_TABLES "', ', ')) n "
+			  "WHERE to_regclass(n) IS NOT NULL",
+			  found, sizeof(found), err);
 	if (rc < 0)
 		goto fail;
 	if (found[0] && !o->drop) {
@@ -626,12 +627,12 @@ static int prepare(PGconn *conn, struct loader *ld, struct load_result *result,
 			"EXECUTE 'DROP ROUTINE ' || r || ' CASCADE'; "
 			"END LOOP; END $oltpmark$;",
 			names);
-		if ((rc = load_pg_exec(conn, "--drop", sql, err)) < 0)
+		if ((rc = pgconn_exec(conn, "--drop", sql, err)) < 0)
 			goto fail;
 	}
-	if ((rc = load_pg_exec(conn, "tables.sql", schema_tables_sql, err)) < 0)
+	if ((rc = pgconn_exec(conn, "tables.sql", schema_tables_sql, err)) < 0)
 		goto fail;
-	if ((rc = load_pg_exec(conn, "meta.sql", schema_meta_sql, err)) < 0)
+	if ((rc = pgconn_exec(conn, "meta.sql", schema_meta_sql, err)) < 0)
 		goto fail;
 
 	snprintf(w, sizeof(w), "%d", o->warehouses);
@@ -650,16 +651,16 @@ static int prepare(PGconn *conn, struct loader *ld, struct load_result *result,
 			   4, NULL, params, NULL, NULL, 0);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 ||
 	    strlen(PQgetvalue(res, 0, 0)) != LOAD_TIMESTAMP_LEN) {
-		load_pg_result_msg(res, conn, found, sizeof(found));
+		pgconn_error(res, conn, found, sizeof(found));
 		PQclear(res);
 		rc = err_set(err, -EIO, "creating oltpmark_meta: %s", found);
 		goto fail;
 	}
 	memcpy(ld->params.now, PQgetvalue(res, 0, 0), LOAD_TIMESTAMP_LEN + 1);
 	PQclear(res);
-	return load_pg_exec(conn, "commit", "COMMIT", err);
+	return pgconn_exec(conn, "commit", "COMMIT", err);
 fail:
-	load_pg_exec(conn, "rollback", "ROLLBACK", NULL);
+	pgconn_exec(conn, "rollback", "ROLLBACK", NULL);
 	return rc;
 }
 
@@ -673,16 +674,16 @@ static int finish(PGconn *conn, struct load_result *result, struct err *err)
 	 * A synchronous commit: once it is on disk, so is all the WAL of the
 	 * (asynchronously committed) work before it.
 	 */
-	rc = load_pg_exec(conn, "marking the database loaded",
-			  "SET synchronous_commit = on;"
-			  "UPDATE oltpmark_meta SET status = 'loaded', "
-			  "load_finished = clock_timestamp()",
-			  err);
+	rc = pgconn_exec(conn, "marking the database loaded",
+			 "SET synchronous_commit = on;"
+			 "UPDATE oltpmark_meta SET status = 'loaded', "
+			 "load_finished = clock_timestamp()",
+			 err);
 	if (rc < 0)
 		return rc;
-	rc = load_pg_value(conn, "database size",
-			   "SELECT pg_database_size(current_database())", size,
-			   sizeof(size), err);
+	rc = pgconn_value(conn, "database size",
+			  "SELECT pg_database_size(current_database())", size,
+			  sizeof(size), err);
 	if (rc < 0)
 		return rc;
 	result->database_bytes = strtoll(size, NULL, 10);
@@ -829,12 +830,10 @@ int load_run(const struct load_opts *opts, struct load_progress *progress,
 	if (rc < 0)
 		goto out;
 
-	conn = load_pg_connect(opts->conninfo, err);
-	if (!conn) {
-		rc = -EIO;
+	rc = pgconn_connect(opts->conninfo, PGCONN_LOAD, &conn, err);
+	if (rc < 0)
 		goto out;
-	}
-	rc = load_pg_exec(conn, "session settings", session_sql, err);
+	rc = pgconn_exec(conn, "session settings", session_sql, err);
 	if (rc == 0)
 		rc = prepare(conn, ld, result, err);
 	if (rc == 0 && *ld->stop)

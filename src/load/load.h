@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * load.h - the TPC-C population (clause 4.3.3.1) and the parallel loader.
+ * load.h - the TPC-C population (clause 4.3.3.1; docs/tpcc.md, Population)
+ * and the parallel loader.
  *
  * Two layers. The generator (load_gen.c) writes the rows of one table for
  * one warehouse as COPY data (binary, or text for comparison) into a
@@ -146,7 +147,7 @@ int load_statement_table(const char *sql);
 
 /* What to load, and where. */
 struct load_opts {
-	const char *conninfo; /* libpq connection string; "" = PG* variables */
+	const char *conninfo; /* as pgconn_validate takes it; "" = PG* */
 	int warehouses;	      /* W, at least 1 */
 	int jobs;	      /* parallel connections, at least 1 */
 	uint64_t seed;	      /* see struct load_gen_params */

@@ -20,95 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/base/conninfo.h"
+#include "drivers/pgconn.h"
 
 #define COPY_BUF_BYTES (256 * 1024)
-
-/* The first line of msg, without libpq's "ERROR:  " prefix, into buf. */
-static void first_line(const char *msg, char *buf, size_t size)
-{
-	size_t n;
-
-	if (!msg)
-		msg = "";
-	if (strncmp(msg, "ERROR:  ", 8) == 0)
-		msg += 8;
-	else if (strncmp(msg, "FATAL:  ", 8) == 0)
-		msg += 8;
-	n = strcspn(msg, "\n");
-	if (n >= size)
-		n = size - 1;
-	memcpy(buf, msg, n);
-	buf[n] = '\0';
-	if (n == 0)
-		snprintf(buf, size, "unknown error");
-}
-
-void load_pg_result_msg(const PGresult *res, PGconn *conn, char *buf,
-			size_t size)
-{
-	const char *msg = res ? PQresultErrorMessage(res) : NULL;
-
-	if (!msg || !*msg)
-		msg = PQerrorMessage(conn);
-	first_line(msg, buf, size);
-}
-
-PGconn *load_pg_connect(const char *conninfo, struct err *err)
-{
-	char safe[256], msg[256];
-	PGconn *conn;
-
-	conn = PQconnectdb(conninfo ? conninfo : "");
-	if (conn && PQstatus(conn) == CONNECTION_OK)
-		return conn;
-	conninfo_redact(conninfo ? conninfo : "", safe, sizeof(safe));
-	first_line(conn ? PQerrorMessage(conn) : "out of memory", msg,
-		   sizeof(msg));
-	err_set(err, -EIO, "cannot connect (%s): %s",
-		safe[0] ? safe : "PG* environment", msg);
-	PQfinish(conn);
-	return NULL;
-}
-
-int load_pg_exec(PGconn *conn, const char *what, const char *sql,
-		 struct err *err)
-{
-	PGresult *res = PQexec(conn, sql);
-	ExecStatusType st = PQresultStatus(res);
-	char msg[256];
-
-	if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ||
-	    st == PGRES_EMPTY_QUERY) {
-		PQclear(res);
-		return 0;
-	}
-	load_pg_result_msg(res, conn, msg, sizeof(msg));
-	PQclear(res);
-	return err_set(err, -EIO, "%s: %s", what, msg);
-}
-
-int load_pg_value(PGconn *conn, const char *what, const char *sql, char *out,
-		  size_t out_size, struct err *err)
-{
-	PGresult *res = PQexec(conn, sql);
-	char msg[256];
-
-	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 ||
-	    PQnfields(res) != 1) {
-		if (PQresultStatus(res) == PGRES_TUPLES_OK)
-			snprintf(msg, sizeof(msg),
-				 "expected one value, got %d rows",
-				 PQntuples(res));
-		else
-			load_pg_result_msg(res, conn, msg, sizeof(msg));
-		PQclear(res);
-		return err_set(err, -EIO, "%s: %s", what, msg);
-	}
-	snprintf(out, out_size, "%s", PQgetvalue(res, 0, 0));
-	PQclear(res);
-	return 0;
-}
 
 /* State of the sink while one COPY runs. */
 struct copy_sink {
@@ -126,9 +40,9 @@ static int copy_flush(struct load_sink *s)
 	if (job->failed && atomic_load(job->failed))
 		return -EINTR;
 	if (PQputCopyData(cs->conn, s->buf, (int)s->len) != 1) {
-		char msg[256];
+		char msg[ERR_MSG_MAX];
 
-		first_line(PQerrorMessage(cs->conn), msg, sizeof(msg));
+		pgconn_error(NULL, cs->conn, msg, sizeof(msg));
 		return err_set(cs->err, -EIO, "COPY %s: %s",
 			       load_table_info(job->table)->name, msg);
 	}
@@ -144,16 +58,16 @@ static int copy_end(PGconn *conn, const char *table, const char *errmsg,
 {
 	PGresult *res;
 	int rc = 0;
-	char msg[256];
+	char msg[ERR_MSG_MAX];
 
 	if (PQputCopyEnd(conn, errmsg) != 1) {
-		first_line(PQerrorMessage(conn), msg, sizeof(msg));
+		pgconn_error(NULL, conn, msg, sizeof(msg));
 		return err_set(err, -EIO, "COPY %s: %s", table, msg);
 	}
 	while ((res = PQgetResult(conn))) {
 		if (PQresultStatus(res) != PGRES_COMMAND_OK && !errmsg &&
 		    rc == 0) {
-			load_pg_result_msg(res, conn, msg, sizeof(msg));
+			pgconn_error(res, conn, msg, sizeof(msg));
 			rc = err_set(err, -EIO, "COPY %s: %s", table, msg);
 		}
 		PQclear(res);
@@ -172,7 +86,7 @@ int load_copy_table(PGconn *conn, const struct load_copy_job *job,
 	int rc = 0, w, last_w;
 
 	snprintf(sql, sizeof(sql), "BEGIN; TRUNCATE %s", ti->name);
-	if ((rc = load_pg_exec(conn, "begin COPY", sql, err)) < 0)
+	if ((rc = pgconn_exec(conn, "begin COPY", sql, err)) < 0)
 		return rc;
 	format = job->params->format == LOAD_FORMAT_TEXT ? "text" : "binary";
 	snprintf(sql, sizeof(sql),
@@ -180,12 +94,12 @@ int load_copy_table(PGconn *conn, const struct load_copy_job *job,
 		 ti->columns, format);
 	res = PQexec(conn, sql);
 	if (PQresultStatus(res) != PGRES_COPY_IN) {
-		char msg[256];
+		char msg[ERR_MSG_MAX];
 
-		load_pg_result_msg(res, conn, msg, sizeof(msg));
+		pgconn_error(res, conn, msg, sizeof(msg));
 		PQclear(res);
 		err_set(err, -EIO, "COPY %s: %s", ti->name, msg);
-		load_pg_exec(conn, "rollback", "ROLLBACK", NULL);
+		pgconn_exec(conn, "rollback", "ROLLBACK", NULL);
 		return -EIO;
 	}
 	PQclear(res);
@@ -193,7 +107,7 @@ int load_copy_table(PGconn *conn, const struct load_copy_job *job,
 	cs.sink.buf = malloc(COPY_BUF_BYTES);
 	if (!cs.sink.buf) {
 		copy_end(conn, ti->name, "out of memory", NULL);
-		load_pg_exec(conn, "rollback", "ROLLBACK", NULL);
+		pgconn_exec(conn, "rollback", "ROLLBACK", NULL);
 		return err_set(err, -ENOMEM, "COPY %s: out of memory",
 			       ti->name);
 	}
@@ -214,13 +128,13 @@ int load_copy_table(PGconn *conn, const struct load_copy_job *job,
 		copy_end(conn, ti->name,
 			 rc == -EINTR ? "load interrupted" : "load failed",
 			 NULL);
-		load_pg_exec(conn, "rollback", "ROLLBACK", NULL);
+		pgconn_exec(conn, "rollback", "ROLLBACK", NULL);
 		return rc;
 	}
 	if ((rc = copy_end(conn, ti->name, NULL, err)) < 0) {
-		load_pg_exec(conn, "rollback", "ROLLBACK", NULL);
+		pgconn_exec(conn, "rollback", "ROLLBACK", NULL);
 		return rc;
 	}
 	snprintf(sql, sizeof(sql), "commit COPY %s", ti->name);
-	return load_pg_exec(conn, sql, "COMMIT", err);
+	return pgconn_exec(conn, sql, "COMMIT", err);
 }

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * load_copy.h - the loader's libpq layer: run a statement and turn a
- * failure into one line of struct err, and stream one table with
- * COPY ... FREEZE from the generator of load_gen.c. Internal to the
- * loader (load.c) and the consistency check (check.c).
+ * load_copy.h - stream one table with COPY ... FREEZE from the generator
+ * of load_gen.c. Internal to the loader (load.c); connections, statements
+ * and error lines are drivers/pgconn.h's.
  */
 #ifndef OLTPMARK_LOAD_COPY_H
 #define OLTPMARK_LOAD_COPY_H
@@ -15,34 +14,6 @@
 
 #include "src/base/err.h"
 #include "src/load/load.h"
-
-/*
- * Connect with conninfo ("" = PG* variables). On failure returns NULL and
- * err says "cannot connect (<conninfo without password>): <libpq's first
- * line>".
- */
-PGconn *load_pg_connect(const char *conninfo, struct err *err);
-
-/*
- * Run sql (one or more statements) and check that it succeeded. Returns 0
- * or -EIO with err naming what (a short label) and the server's message.
- */
-int load_pg_exec(PGconn *conn, const char *what, const char *sql,
-		 struct err *err);
-
-/*
- * Run sql, which returns one row with one column, and copy that value
- * (NULL: "") into out. Returns 0 or -EIO (err set).
- */
-int load_pg_value(PGconn *conn, const char *what, const char *sql, char *out,
-		  size_t out_size, struct err *err);
-
-/*
- * The server's message of a failed result, as one line (the first line of
- * PQresultErrorMessage, without "ERROR:  "), into buf.
- */
-void load_pg_result_msg(const PGresult *res, PGconn *conn, char *buf,
-			size_t size);
 
 /* What one COPY needs besides the connection. */
 struct load_copy_job {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * load_gen.c - the TPC-C population of clause 4.3.3.1 as COPY data.
+ * load_gen.c - the TPC-C population of clause 4.3.3.1 as COPY data
+ * (the rules in our words: docs/tpcc.md, Population).
  *
  * One function per table writes the rows of one warehouse straight into
  * the sink's buffer, in PostgreSQL's binary COPY format (what the loader

@@ -116,12 +116,12 @@ kill_run() {
 	run_workload "$1" "$dir" 8 >"$dir.log" 2>&1 &
 	pid=$!
 	for ((i = 0; i < 300; i++)); do
-		n=$(psql_value "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'oltpmark'")
+		n=$(psql_value "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'oltpmark-run'")
 		((n >= 4)) && break
 		sleep 0.1
 	done
 	sleep 2
-	psql_value "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'oltpmark'"
+	psql_value "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'oltpmark-run'"
 	wait "$pid" || status=$?
 	cat "$dir.log"
 	[ "$status" -eq 0 ]

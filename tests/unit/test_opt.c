@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_opt.c - options tables (src/cmd/opt.h): parsing, the one-line errors
- * naming option and value, --help, the JSON record, and connection
- * strings (src/base/conninfo.h) that never keep a password.
+ * naming option and value, --help, and the JSON record, which never keeps
+ * a password (the connection strings themselves: test_pgconn.c).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,7 +17,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "src/base/conninfo.h"
 #include "src/cmd/opt.h"
 
 /* The variables of the test command, reset before each case. */
@@ -245,42 +244,6 @@ static void test_to_json(void **state)
 	json_decref(j);
 }
 
-static void test_conninfo(void **state)
-{
-	static const char *const with_password[] = {
-		"host=/tmp port=5433 user=u password=s3cret dbname=d",
-		"password='s3cret' host=h",
-		"postgresql://u:s3cret@localhost:5432/d",
-		"postgresql://localhost/d?password=s3cret",
-	};
-	char out[512];
-	struct err err;
-	size_t i;
-
-	(void)state;
-	for (i = 0; i < sizeof(with_password) / sizeof(with_password[0]); i++) {
-		assert_int_equal(conninfo_validate(with_password[i], &err), 0);
-		conninfo_redact(with_password[i], out, sizeof(out));
-		if (strstr(out, "s3cret"))
-			fail_msg("'%s' kept the password", out);
-		assert_null(strstr(out, "password"));
-	}
-	conninfo_redact("host=/tmp port=5433 user=u password=s3cret", out,
-			sizeof(out));
-	assert_non_null(strstr(out, "host='/tmp'"));
-	assert_non_null(strstr(out, "user='u'"));
-	/* What libpq cannot parse is neither accepted nor echoed. */
-	assert_int_equal(conninfo_validate("host='/tmp password=s3cret", &err),
-			 -EINVAL);
-	assert_true(err.msg[0] != '\0');
-	assert_int_equal(conninfo_validate("nosuchkey=1", &err), -EINVAL);
-	conninfo_redact("host='/tmp password=s3cret", out, sizeof(out));
-	assert_string_equal(out, "(unparsable conninfo)");
-	/* A tiny buffer is still terminated. */
-	conninfo_redact("host=/tmp dbname=abcdefgh", out, 8);
-	assert_true(strlen(out) < 8);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,7 +253,6 @@ int main(void)
 		cmocka_unit_test_setup(test_list_limit, setup),
 		cmocka_unit_test_setup(test_help, setup),
 		cmocka_unit_test_setup(test_to_json, setup),
-		cmocka_unit_test_setup(test_conninfo, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,7 +4,8 @@
  * directory (tests/golden/run-basic) against its expected summary.json,
  * summary.txt and timeseries.csv byte for byte; NOTPM on a hand-made run
  * whose answer is worked out below; window selection; the steady-state
- * verdict on synthetic trends; partial runs; the input bounds; the exact
+ * verdict on synthetic trends; partial runs; the input bounds and the
+ * mix check with their small-sample rule; the exact
  * response-time distribution; bad input refused with the right code;
  * sys/checkpoints.csv parsed and placed on the run's clock (times worked
  * out by hand), missing or malformed; the diagnostic flag; the server
@@ -583,6 +584,103 @@ static void test_bounds_sampling_noise(void **state)
 	remove_dir(dir);
 }
 
+/* mix.csv with these counts per type, all inside the window 10 .. 130 s */
+static void write_mix_counts(const char *dir, const int *count)
+{
+	size_t size = 64, len;
+	char *text;
+	int t, i, row = 0;
+
+	for (t = 0; t < TXN_NR; t++)
+		size += (size_t)count[t] * 48;
+	text = malloc(size);
+	assert_non_null(text);
+	len = (size_t)snprintf(text, size, "%s\n", MIXCSV_HEADER);
+	for (t = 0; t < TXN_NR; t++)
+		for (i = 0; i < count[t]; i++, row++)
+			len += (size_t)snprintf(
+				text + len, size - len,
+				"%d,%d,%s,ok,1000,900\n", 10000 + row % 119000,
+				row % 10 + 1, txn_type_name((enum txn_type)t));
+	fixture_write_file(dir, "mix.csv", text);
+	free(text);
+}
+
+/*
+ * The mix check's small-sample rule: a share below its minimum fails
+ * only when it is also more than three standard errors from the deck's
+ * share (10/23 for Payment, 1/23 for the others); closer, it is not
+ * judged. Payment at 42.9 % of 1,000 rows is 0.58 points from 43.48 %,
+ * within the noise of 3 x sqrt(10/23 x 13/23 / 1000) = 4.703 points;
+ * of 100,000 rows the noise is 0.470 and it fails. 38 % of 1,000 fails
+ * (5.5 points off); Order-Status at 3.8 % of 1,000 is within its noise
+ * of 1.935.
+ */
+static void test_mix_sampling_noise(void **state)
+{
+	static const struct {
+		int count[TXN_NR]; /* new_order .. stock_level */
+		const char *type;  /* the type below its minimum, if any */
+		int within;	   /* its verdict: 1 ok, 0 failed, -1 null */
+		bool small;	   /* not judged */
+		double noise;	   /* expected noise, NAN: null */
+		int ok;		   /* mix_check.ok: 1, 0, -1 null */
+	} cases[] = {
+		{{435, 429, 46, 45, 45}, "payment", -1, true, 4.703, -1},
+		{{43580, 42900, 4510, 4510, 4500},
+		 "payment",
+		 0,
+		 false,
+		 0.470,
+		 0},
+		{{43380, 43100, 4510, 4510, 4500}, "payment", 1, false, NAN, 1},
+		{{484, 380, 46, 45, 45}, "payment", 0, false, 4.703, 0},
+		{{440, 437, 38, 43, 42}, "order_status", -1, true, 1.935, -1},
+	};
+	char *dir = make_dir(), key[128], path[PATH_MAX];
+	struct err err;
+	size_t i;
+
+	(void)state;
+	write_run_json(dir, false, 10, 120, 136.0, 2);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const json_t *w, *ok;
+		json_t *s;
+
+		write_mix_counts(dir, cases[i].count);
+		assert_int_equal(summarize(dir, -1, -1, &err), 0);
+		s = load_summary(dir);
+		snprintf(key, sizeof(key), "mix_check.types.%s.within",
+			 cases[i].type);
+		w = jget(s, key);
+		if (cases[i].within < 0)
+			assert_true(json_is_null(w));
+		else
+			assert_true(json_is_boolean(w) &&
+				    json_is_true(w) == (cases[i].within == 1));
+		snprintf(key, sizeof(key), "mix_check.types.%s.small_sample",
+			 cases[i].type);
+		assert_true(json_is_true(jget(s, key)) == cases[i].small);
+		snprintf(key, sizeof(key), "mix_check.types.%s.noise",
+			 cases[i].type);
+		if (isnan(cases[i].noise))
+			assert_true(json_is_null(jget(s, key)));
+		else
+			assert_float_equal(jpath(s, key), cases[i].noise, 1e-9);
+		ok = jget(s, "mix_check.ok");
+		if (cases[i].ok < 0)
+			assert_true(json_is_null(ok));
+		else
+			assert_true(json_is_true(ok) == (cases[i].ok == 1));
+		json_decref(s);
+		snprintf(path, sizeof(path), "%s/summary.txt", dir);
+		assert_true(fixture_file_contains(
+				    path, "not judged (sampling noise +-") ==
+			    cases[i].small);
+	}
+	remove_dir(dir);
+}
+
 /* The distribution counts every row exactly once, by its bucket. */
 static void test_distribution(void **state)
 {
@@ -1146,6 +1244,7 @@ int main(void)
 		cmocka_unit_test(test_partial),
 		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_bounds_sampling_noise),
+		cmocka_unit_test(test_mix_sampling_noise),
 		cmocka_unit_test(test_distribution),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_checkpoints_parse),

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pgconn.h - the one PostgreSQL access layer: every libpq connection of
+ * oltpmark (the loader's jobs, the consistency check, the pgsql driver's
+ * workers and monitor) is opened, checked and read through it. It holds
+ * what those would otherwise each write their own way: which connection
+ * strings we take (one rule), connecting with an application_name that
+ * says who we are, the first line of a libpq error, running a statement
+ * and checking it, reading one value, and reading oltpmark_meta.
+ *
+ * Nothing here prints; errors come back in struct err, never with a
+ * password in them. Functions that take a PGconn are as thread-safe as
+ * libpq: one connection per thread.
+ */
+#ifndef OLTPMARK_PGCONN_H
+#define OLTPMARK_PGCONN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <libpq-fe.h>
+
+#include "src/base/err.h"
+
+/*
+ * Who opens a connection: the server's pg_stat_activity shows it as
+ * application_name "oltpmark-<role>", so an operator (or a test) can tell
+ * the loader's backends from the benchmark's.
+ */
+enum pgconn_role {
+	PGCONN_LOAD,  /* oltpmark load: "oltpmark-load" */
+	PGCONN_CHECK, /* oltpmark check: "oltpmark-check" */
+	PGCONN_RUN,   /* oltpmark run, the pgsql driver: "oltpmark-run" */
+	PGCONN_ROLE_NR
+};
+
+/* The application_name of role ("oltpmark-load" ...). */
+const char *pgconn_app_name(enum pgconn_role role);
+
+/*
+ * Is conninfo (not NULL, not "") a bare database name? libpq's rule for a dbname that may
+ * hold a connection string (PQconnectdbParams with expand_dbname, psql
+ * -d): a string with no '=' that does not start with "postgresql://" or
+ * "postgres://" is a database name, whatever else it holds.
+ */
+bool pgconn_is_dbname(const char *conninfo);
+
+/*
+ * Check a connection string as every oltpmark command takes it: NULL or ""
+ * (the PG* environment), a bare database name ("mydb": dbname=mydb, as
+ * psql -d mydb), keyword=value pairs or a URI, the last two as libpq's own
+ * parser (PQconninfoParse) takes them. 0, or -EINVAL with err saying it
+ * does not parse; the message never quotes the string, since libpq's parse
+ * errors quote the text at the fault, which may be a password.
+ */
+int pgconn_validate(const char *conninfo, struct err *err);
+
+/*
+ * Write conninfo without any password into out (always NUL-terminated),
+ * as keyword='value' pairs in libpq's order; a bare database name becomes
+ * dbname='NAME'. A string that does not validate becomes "(unparsable
+ * conninfo)", since we cannot tell where a password in it would be.
+ */
+void pgconn_redact(const char *conninfo, char *out, size_t out_size);
+
+/*
+ * Connect with conninfo (NULL or "": the PG* environment; a bare database
+ * name or a connection string, see pgconn_validate) as role: its
+ * application_name overrides one in conninfo. Server notices go to the
+ * debug log (library code never prints). 0 with *conn open (the caller
+ * PQfinish()es it), or *conn NULL and -EINVAL (conninfo does not
+ * validate: refused before libpq sees it), -ENOMEM, or -ENOTCONN with err
+ * saying "cannot connect (<conninfo without password>): <libpq's first
+ * line>".
+ */
+int pgconn_connect(const char *conninfo, enum pgconn_role role, PGconn **conn,
+		   struct err *err);
+
+/*
+ * The first line of a libpq or server message src (may be NULL) into dst
+ * (size bytes, always NUL-terminated when size > 0), without a leading
+ * severity ("ERROR:  ", "FATAL:  ", "PANIC:  ") and trailing blanks. An
+ * empty message gives "".
+ */
+void pgconn_first_line(char *dst, size_t size, const char *src);
+
+/*
+ * Why res failed, as one line: the first line of PQresultErrorMessage,
+ * else of PQerrorMessage(conn) (res may be NULL: out of memory or a lost
+ * connection), else "unknown error".
+ */
+void pgconn_error(const PGresult *res, const PGconn *conn, char *dst,
+		  size_t size);
+
+/*
+ * Run sql (one or more statements, no parameters) and check that it
+ * succeeded. 0, or -ENOTCONN (connection lost) / -EIO with err saying
+ * "<what>: <the server's first line>". err may be NULL.
+ */
+int pgconn_exec(PGconn *conn, const char *what, const char *sql,
+		struct err *err);
+
+/*
+ * Run sql, which must return one row of one column, and copy that value
+ * (NULL: "") into out, cut to out_size. 0, or -ENOTCONN / -EIO with err
+ * set as pgconn_exec does.
+ */
+int pgconn_value(PGconn *conn, const char *what, const char *sql, char *out,
+		 size_t out_size, struct err *err);
+
+/*
+ * The row the loader writes into oltpmark_meta (schema/meta.sql), which
+ * says what the database holds and whether the load finished.
+ */
+struct pgconn_meta {
+	char status[16];	/* "loading" until the load finished, then
+				    "loaded" */
+	int warehouses;		/* W loaded */
+	int c_load_c_last;	/* C-Load of NURand(255,0,999) for C_LAST */
+	long long seed;		/* the loader's --seed */
+	char version[32];	/* oltpmark version that loaded it */
+	char load_started[40];	/* server's text of the timestamp */
+	char load_finished[40]; /* "" while loading */
+};
+
+/*
+ * Fill meta from n key/value pairs (column names and their text, value
+ * NULL for SQL NULL) as oltpmark_meta's row gives them. status,
+ * warehouses, c_load_c_last, seed and version are required and checked
+ * (status "loading" or "loaded", warehouses >= 1, C-Load 0..255, seed >=
+ * 0, version not empty); the timestamps are optional; keys it does not
+ * know are ignored, so a newer schema can add columns. 0, or -EINVAL with
+ * err naming the key and value.
+ */
+int pgconn_meta_parse(const char *const *keys, const char *const *values, int n,
+		      struct pgconn_meta *meta, struct err *err);
+
+/*
+ * Read oltpmark_meta over conn into meta. 0; -ENOENT when the database is
+ * not an oltpmark database (no oltpmark_meta table, or no row in it);
+ * -EINVAL for more than one row or a bad value; -ENOTCONN / -EIO when the
+ * query failed. err says which.
+ */
+int pgconn_meta_read(PGconn *conn, struct pgconn_meta *meta, struct err *err);
+
+/*
+ * Write meta as "key=value" lines, one per field in the order of struct
+ * pgconn_meta (the keys are the column names), into out (always
+ * NUL-terminated). Returns the length it needed, as snprintf does.
+ */
+int pgconn_meta_format(const struct pgconn_meta *meta, char *out,
+		       size_t out_size);
+
+#endif

@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test_pgconn.c - the parts of the PostgreSQL access layer
+ * (drivers/pgconn.h) that need no server: which connection strings are
+ * taken (a bare database name included) and how they are recorded without
+ * a password, the first line of an error, and oltpmark_meta from its
+ * key/value pairs and back.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "drivers/pgconn.h"
+
+/* One connection string: is it taken, and how is it recorded. */
+struct conninfo_case {
+	const char *conninfo; /* as given to --conninfo */
+	int rc;		      /* pgconn_validate */
+	bool dbname;	      /* pgconn_is_dbname */
+	const char *redacted; /* pgconn_redact */
+};
+
+static const struct conninfo_case conninfo_cases[] = {
+	/* the PG* environment */
+	{"", 0, false, ""},
+	/* a bare database name, as psql -d takes it */
+	{"mydb", 0, true, "dbname='mydb'"},
+	{"my db", 0, true, "dbname='my db'"},
+	{"it's", 0, true, "dbname='it\\'s'"},
+	/* keyword=value pairs, in libpq's order */
+	{"dbname=x host=/tmp", 0, false, "dbname='x' host='/tmp'"},
+	{"host=/tmp port=5433 user=u password=s3cret", 0, false,
+	 "user='u' host='/tmp' port='5433'"},
+	{"password='s3cret' host=h", 0, false, "host='h'"},
+	/* URIs */
+	{"postgresql://u:s3cret@localhost:5432/d", 0, false,
+	 "user='u' dbname='d' host='localhost' port='5432'"},
+	{"postgresql://localhost/d?password=s3cret", 0, false,
+	 "dbname='d' host='localhost'"},
+	{"postgres://h", 0, false, "host='h'"},
+	/* what libpq cannot parse is neither taken nor echoed */
+	{"host='/tmp password=s3cret", -EINVAL, false, "(unparsable conninfo)"},
+	{"nosuchkey=1", -EINVAL, false, "(unparsable conninfo)"},
+	{"=", -EINVAL, false, "(unparsable conninfo)"},
+	{"postgresql://[::1", -EINVAL, false, "(unparsable conninfo)"},
+};
+
+static void test_conninfo_table(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(conninfo_cases) / sizeof(conninfo_cases[0]);
+	     i++) {
+		const struct conninfo_case *c = &conninfo_cases[i];
+		struct err err = {""};
+		char out[512];
+		int rc;
+
+		rc = pgconn_validate(c->conninfo, &err);
+		if (rc != c->rc)
+			fail_msg("'%s': validate %d, want %d", c->conninfo, rc,
+				 c->rc);
+		/* the message never quotes the string ("=" is in any) */
+		if (rc < 0 &&
+		    (!err.msg[0] || strstr(err.msg, "s3cret") ||
+		     (strlen(c->conninfo) > 3 && strstr(err.msg, c->conninfo))))
+			fail_msg("'%s': error '%s'", c->conninfo, err.msg);
+		if (pgconn_is_dbname(c->conninfo) != c->dbname)
+			fail_msg("'%s': is_dbname wrong", c->conninfo);
+		pgconn_redact(c->conninfo, out, sizeof(out));
+		if (strcmp(out, c->redacted) != 0)
+			fail_msg("'%s': redacted '%s', want '%s'", c->conninfo,
+				 out, c->redacted);
+	}
+	/* NULL is the PG* environment too */
+	assert_int_equal(pgconn_validate(NULL, NULL), 0);
+	assert_false(pgconn_is_dbname(NULL));
+}
+
+static void test_redact_small_buffer(void **state)
+{
+	char out[8];
+
+	(void)state;
+	pgconn_redact("host=/tmp dbname=abcdefgh", out, sizeof(out));
+	assert_true(strlen(out) < sizeof(out));
+	pgconn_redact("abcdefghijkl", out, sizeof(out));
+	assert_true(strlen(out) < sizeof(out));
+	assert_int_equal(strncmp(out, "dbname=", 7), 0);
+}
+
+/* A bad conninfo is refused before libpq sees it (no server needed). */
+static void test_connect_refuses_unparsable(void **state)
+{
+	struct err err = {""};
+	PGconn *conn = (PGconn *)&err;
+
+	(void)state;
+	assert_int_equal(pgconn_connect("host='x password=s3cret", PGCONN_LOAD,
+					&conn, &err),
+			 -EINVAL);
+	assert_null(conn);
+	assert_null(strstr(err.msg, "s3cret"));
+	assert_non_null(strstr(err.msg, "does not parse"));
+}
+
+static void test_app_names(void **state)
+{
+	(void)state;
+	assert_string_equal(pgconn_app_name(PGCONN_LOAD), "oltpmark-load");
+	assert_string_equal(pgconn_app_name(PGCONN_CHECK), "oltpmark-check");
+	assert_string_equal(pgconn_app_name(PGCONN_RUN), "oltpmark-run");
+}
+
+/* The first line of a message: src, and what comes out. */
+static const struct {
+	const char *src;
+	const char *line;
+} first_line_cases[] = {
+	{NULL, ""},
+	{"", ""},
+	{"\n", ""},
+	{"plain", "plain"},
+	{"ERROR:  relation \"x\" does not exist\nLINE 1: SELECT",
+	 "relation \"x\" does not exist"},
+	{"FATAL:  terminating connection due to administrator command\n",
+	 "terminating connection due to administrator command"},
+	{"PANIC:  out of luck", "out of luck"},
+	{"connection to server on socket \"/s/.s.PGSQL.1\" failed: "
+	 "FATAL:  database \"x\" does not exist\n",
+	 "connection to server on socket \"/s/.s.PGSQL.1\" failed: "
+	 "FATAL:  database \"x\" does not exist"},
+	{"trailing blanks \t \r\nnext", "trailing blanks"},
+	{"WARNING:  kept as it is", "WARNING:  kept as it is"},
+};
+
+static void test_first_line(void **state)
+{
+	char out[128];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(first_line_cases) / sizeof(first_line_cases[0]);
+	     i++) {
+		memset(out, 'x', sizeof(out));
+		pgconn_first_line(out, sizeof(out), first_line_cases[i].src);
+		assert_string_equal(out, first_line_cases[i].line);
+	}
+	/* cut to the buffer, always terminated; size 0 writes nothing */
+	pgconn_first_line(out, 6, "ERROR:  abcdefghij\n");
+	assert_string_equal(out, "abcde");
+	out[0] = 'q';
+	pgconn_first_line(out, 0, "abc");
+	assert_int_equal(out[0], 'q');
+	/* no result, no connection: still one line */
+	pgconn_error(NULL, NULL, out, sizeof(out));
+	assert_string_equal(out, "unknown error");
+}
+
+/* The columns of schema/meta.sql, as a loaded database has them. */
+static const char *const meta_keys[] = {
+	"status",  "warehouses",   "c_load_c_last", "seed",
+	"version", "load_started", "load_finished",
+};
+static const char *const meta_loaded[] = {
+	"loaded",
+	"10",
+	"157",
+	"42",
+	"0.9.1",
+	"2024-05-01 10:00:00+00",
+	"2024-05-01 10:03:00+00",
+};
+
+static void test_meta_parse(void **state)
+{
+	struct pgconn_meta m;
+	struct err err = {""};
+	char text[512];
+	int len;
+
+	(void)state;
+	assert_int_equal(pgconn_meta_parse(meta_keys, meta_loaded, 7, &m, &err),
+			 0);
+	assert_string_equal(m.status, "loaded");
+	assert_int_equal(m.warehouses, 10);
+	assert_int_equal(m.c_load_c_last, 157);
+	assert_true(m.seed == 42);
+	assert_string_equal(m.version, "0.9.1");
+	assert_string_equal(m.load_started, "2024-05-01 10:00:00+00");
+	assert_string_equal(m.load_finished, "2024-05-01 10:03:00+00");
+
+	/* key=value lines in the table's order: what check --meta prints */
+	len = pgconn_meta_format(&m, text, sizeof(text));
+	assert_int_equal(len, (int)strlen(text));
+	assert_string_equal(text, "status=loaded\n"
+				  "warehouses=10\n"
+				  "c_load_c_last=157\n"
+				  "seed=42\n"
+				  "version=0.9.1\n"
+				  "load_started=2024-05-01 10:00:00+00\n"
+				  "load_finished=2024-05-01 10:03:00+00\n");
+	/* too small a buffer: cut, terminated, the needed length returned */
+	assert_true(pgconn_meta_format(&m, text, 10) > 10);
+	assert_int_equal(strlen(text), 9);
+}
+
+static void test_meta_parse_loading_and_extra(void **state)
+{
+	/* a load under way: no load_finished (NULL); a newer column */
+	const char *keys[] = {"load_finished", "future_column", "seed",
+			      "status",	       "warehouses",	"version",
+			      "c_load_c_last"};
+	const char *values[] = {NULL, "whatever", "0", "loading",
+				"1",  "1.0",	  "0"};
+	struct pgconn_meta m;
+	struct err err = {""};
+
+	(void)state;
+	assert_int_equal(pgconn_meta_parse(keys, values, 7, &m, &err), 0);
+	assert_string_equal(m.status, "loading");
+	assert_int_equal(m.warehouses, 1);
+	assert_string_equal(m.load_finished, "");
+	assert_string_equal(m.load_started, "");
+}
+
+/* One bad meta row: which value of meta_loaded is replaced, and how. */
+static const struct {
+	int index;	   /* into meta_keys, -1: drop n_keys to n */
+	const char *value; /* the replacement (NULL: SQL NULL) */
+	int n;		   /* pairs passed */
+	const char *words; /* in the error message */
+} meta_bad[] = {
+	{0, "done", 7, "status"},
+	{0, NULL, 7, "status"},
+	{1, "0", 7, "warehouses"},
+	{1, "ten", 7, "warehouses"},
+	{1, "10x", 7, "warehouses"},
+	{1, "99999999999", 7, "warehouses"},
+	{2, "256", 7, "c_load_c_last"},
+	{2, "-1", 7, "c_load_c_last"},
+	{3, "-5", 7, "seed"},
+	{4, "", 7, "version"},
+	{4, "a version string much longer than thirty-one", 7, "version"},
+	{-1, NULL, 4, "no column version"},
+	{-1, NULL, 0, "no column status"},
+};
+
+static void test_meta_parse_rejects(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(meta_bad) / sizeof(meta_bad[0]); i++) {
+		const char *values[7];
+		struct pgconn_meta m;
+		struct err err = {""};
+		int rc;
+
+		memcpy(values, meta_loaded, sizeof(values));
+		if (meta_bad[i].index >= 0)
+			values[meta_bad[i].index] = meta_bad[i].value;
+		rc = pgconn_meta_parse(meta_keys, values, meta_bad[i].n, &m,
+				       &err);
+		if (rc != -EINVAL || !strstr(err.msg, meta_bad[i].words))
+			fail_msg("case %zu: rc %d, '%s'", i, rc, err.msg);
+	}
+}
+
+static void test_meta_parse_twice(void **state)
+{
+	const char *keys[] = {"status", "status"};
+	const char *values[] = {"loaded", "loading"};
+	struct pgconn_meta m;
+	struct err err = {""};
+
+	(void)state;
+	assert_int_equal(pgconn_meta_parse(keys, values, 2, &m, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "twice"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_conninfo_table),
+		cmocka_unit_test(test_redact_small_buffer),
+		cmocka_unit_test(test_connect_refuses_unparsable),
+		cmocka_unit_test(test_app_names),
+		cmocka_unit_test(test_first_line),
+		cmocka_unit_test(test_meta_parse),
+		cmocka_unit_test(test_meta_parse_loading_and_extra),
+		cmocka_unit_test(test_meta_parse_rejects),
+		cmocka_unit_test(test_meta_parse_twice),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
