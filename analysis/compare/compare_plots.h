@@ -44,10 +44,12 @@ struct cplots {
 	size_t nnotes;				     /* notes used */
 };
 
-/* The vmstat keys plotted, in order, and their captions. */
-extern const char *const compare_plots_keys[]; /* NULL-terminated */
-extern const char
-	*const compare_plots_titles[]; /* parallel to compare_plots_keys */
+/*
+ * The vmstat keys plotted, in order (NULL-terminated), and their
+ * captions (parallel to the keys).
+ */
+extern const char *const compare_plots_keys[];
+extern const char *const compare_plots_titles[];
 
 /*
  * Draw the plots into out_dir/compare-plots/ (created; the .png, .svg,
