@@ -130,7 +130,8 @@ struct cev {
  * for the runs of rs, shaped like t (same labels, configs, baseline).
  * Reads sys/ files of the runs. Profiles and locks come from every run
  * that has the files (diagnostic runs mostly), never from partial runs.
- * 0 or -ENOMEM; ev is overwritten, free it with compare_evidence_free() either way.
+ * 0 or -ENOMEM; ev is overwritten, free it with compare_evidence_free()
+ * either way.
  */
 int compare_evidence_build(struct cev *ev, const struct runset *rs,
 			   const struct score_table *t, struct err *err);

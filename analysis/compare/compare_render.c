@@ -89,7 +89,10 @@ static void line_put(struct line *l, FILE *f)
 		l->buf[0] = '\0';
 }
 
-/* Words of text, wrapped at COMPARE_RENDER_TEXT_WIDTH, each line starting with indent. */
+/*
+ * Words of text, wrapped at COMPARE_RENDER_TEXT_WIDTH, the first line
+ * starting with first_indent, the others with indent.
+ */
 static void text_wrap(FILE *f, const char *text, const char *indent,
 		      const char *first_indent)
 {

@@ -34,8 +34,8 @@ struct irq_line {
 };
 
 /*
- * One snapshot. Owns its arrays: parse_interrupts_free() releases them. Zeroed (and
- * safe to free) after a failed parse.
+ * One snapshot. Owns its arrays: parse_interrupts_free() releases them.
+ * Zeroed (and safe to free) after a failed parse.
  */
 struct irq_snapshot {
 	size_t ncpu;		/* CPU columns in the header */
@@ -56,7 +56,10 @@ struct irq_delta_entry {
 	size_t lines;	  /* snapshot lines merged into this entry */
 };
 
-/* Deltas between two snapshots. Owns its arrays: parse_interrupts_delta_free(). */
+/*
+ * Deltas between two snapshots. Owns its arrays:
+ * parse_interrupts_delta_free().
+ */
 struct irq_delta {
 	size_t ncpu;			 /* CPU columns, as in both snapshots */
 	int *cpus;			 /* their numbers */

@@ -30,8 +30,8 @@ struct rprof_entry {
 };
 
 /*
- * One readprofile output. Owns its arrays: parse_readprofile_free() releases them.
- * Zeroed (and safe to free) after a failed parse.
+ * One readprofile output. Owns its arrays: parse_readprofile_free()
+ * releases them. Zeroed (and safe to free) after a failed parse.
  */
 struct rprof_profile {
 	size_t n;		     /* functions in entries[] */

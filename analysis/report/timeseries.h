@@ -43,7 +43,7 @@ struct ts_series {
 	struct ts_interval *iv; /* intervals from time 0 */
 	size_t n;		/* intervals in use (last row's + 1) */
 	size_t cap;		/* intervals allocated */
-	int64_t end_ms;		/* end of the run, set by timeseries_set_end();
+	int64_t end_ms;		/* end of the run (timeseries_set_end()):
 				    the last interval ends there */
 	uint64_t rows;		/* rows counted */
 	int64_t last_t_ms;	/* latest completion seen */
