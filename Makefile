@@ -139,8 +139,11 @@ format-check:
 		clang-format "$$f" | cmp -s - "$$f" || { echo "needs format: $$f"; bad=1; }; \
 	done; exit $$bad
 
+# The bats files in their own dialect: shellcheck -s bats knows `run` and
+# @test, and that bats ignores a `!` in the middle of a test.
 shellcheck:
 	$(Q)shellcheck -x -S style $(wildcard $(SHELL_SCRIPTS))
+	$(Q)shellcheck -x -S style -s bats $(wildcard tests/integration/*.bats)
 
 clean:
 	rm -rf build oltpmark

@@ -1,26 +1,76 @@
 # shellcheck shell=bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# run/lib.sh: what run/oltpmark-run needs besides the oltpmark binary,
-# sourced, not executed: messages, the memory cgroup of the non-cached
-# configuration (v2 memory.max or v1 memory.limit_in_bytes), pre-warming,
-# dropping the page cache, and the checkpoints a run saw. Each function
-# says what it needs; none of them kills anything by name.
+# run/lib.sh: the helper library of the scripts in run/ (run/hooks/lib.sh
+# sources it too), sourced, not executed. Messages and exits, integer
+# checks, /proc/PID/stat, the block device and I/O scheduler of a
+# directory; and what run/oltpmark-run needs besides the oltpmark binary:
+# the memory cgroup of the non-cached configuration (v2 memory.max or v1
+# memory.limit_in_bytes), pre-warming, dropping the page cache, and the
+# checkpoints a run saw. It only defines functions and OM_PROG; each
+# function says what it needs; none of them kills anything by name.
+
+# The name messages start with; a script sets its own after sourcing.
+OM_PROG=${0##*/}
 
 # om_log MSG...: a progress line on stderr.
 om_log() {
-	printf 'oltpmark-run: %s\n' "$*" >&2
+	printf '%s: %s\n' "$OM_PROG" "$*" >&2
 }
 
 # om_warn MSG...: a warning that must not be missed.
 om_warn() {
-	printf 'oltpmark-run: WARNING: %s\n' "$*" >&2
+	printf '%s: WARNING: %s\n' "$OM_PROG" "$*" >&2
 }
 
-# om_die MSG...: one error line, exit 1 (cleanup runs from the EXIT trap).
+# om_die MSG...: one error line, exit 1 (failure during the work; an EXIT
+# trap still runs).
 om_die() {
-	printf 'oltpmark-run: %s\n' "$*" >&2
+	printf '%s: %s\n' "$OM_PROG" "$*" >&2
 	exit 1
+}
+
+# om_die_usage MSG...: one error line, exit 2 (bad usage or input).
+om_die_usage() {
+	printf '%s: %s\n' "$OM_PROG" "$*" >&2
+	exit 2
+}
+
+# om_is_uint VALUE: whether VALUE is a whole number written in decimal
+# digits (leading zeros allowed: use $((10#VALUE)) in arithmetic).
+om_is_uint() {
+	[[ $1 =~ ^[0-9]+$ ]]
+}
+
+# om_is_count VALUE MIN: whether VALUE is a whole number >= MIN.
+om_is_count() {
+	om_is_uint "$1" && ((10#$1 >= $2))
+}
+
+# om_proc_stat PID ARRAY: the fields of /proc/PID/stat after the command
+# name, into the array named ARRAY: [0] state, [1] parent PID, [2] process
+# group, [3] session, [19] start time in clock ticks since boot. False
+# when PID is gone. Pure bash, no command needed.
+om_proc_stat() {
+	local line
+
+	{ read -r line <"/proc/$1/stat"; } 2>/dev/null || return 1
+	# The command name may hold spaces and parentheses: cut at the last ')'.
+	read -r -a "$2" <<<"${line##*) }"
+}
+
+# om_proc_alive PID: whether PID is a process that still runs: neither
+# gone nor a zombie (exited, waiting for its parent to reap it).
+om_proc_alive() {
+	local -a st
+
+	om_proc_stat "$1" st || return 1
+	[[ ${st[0]} != Z && ${st[0]} != X ]]
+}
+
+# om_is_root: whether we may write /proc/sys and create cgroups.
+om_is_root() {
+	((EUID == 0))
 }
 
 # om_psql CONNINFO SQL: run SQL, print unaligned tuples, stop on error.
@@ -28,9 +78,47 @@ om_psql() {
 	PGOPTIONS="${PGOPTIONS:-} -c client_min_messages=warning" psql "$1" -XAtq -v ON_ERROR_STOP=1 -c "$2"
 }
 
-# om_is_root: whether we may write /proc/sys and create cgroups.
-om_is_root() {
-	[ "$(id -u)" -eq 0 ]
+# om_block_device PATH: print the name under /sys/block (e.g. vda) of the
+# whole disk holding PATH, whose queue/scheduler the I/O scheduler
+# variants switch; fails when there is none. A partition resolves to its
+# disk; device-mapper and md to their first underlying device.
+om_block_device() {
+	local src name
+	src=$(df --output=source "$1" | tail -n 1)
+	name=$(basename "$(readlink -f "$src")")
+	# A partition's sysfs entry sits inside its disk's.
+	if [[ -e /sys/class/block/$name/partition ]]; then
+		name=$(basename "$(dirname "$(readlink -f "/sys/class/block/$name")")")
+	fi
+	if [[ ! -e /sys/block/$name/queue/scheduler && -d /sys/block/$name/slaves ]]; then
+		name=$(find "/sys/block/$name/slaves/" -mindepth 1 -maxdepth 1 -printf '%f\n' | head -n 1)
+		if [[ -e /sys/class/block/$name/partition ]]; then
+			name=$(basename "$(dirname "$(readlink -f "/sys/class/block/$name")")")
+		fi
+	fi
+	[[ -e /sys/block/$name/queue/scheduler ]] || return 1
+	echo "$name"
+}
+
+# om_iosched_current DEV: the I/O scheduler in use on /sys/block/DEV (the
+# one in brackets in queue/scheduler); fails when there is none.
+om_iosched_current() {
+	local current
+	current=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$1/queue/scheduler") || return 1
+	[[ -n $current ]] || return 1
+	echo "$current"
+}
+
+# om_iosched_offers DEV SCHEDULER: whether DEV can use SCHEDULER.
+om_iosched_offers() {
+	grep -qw -- "$2" "/sys/block/$1/queue/scheduler"
+}
+
+# om_variant_state NAME: the file in which a variant keeps the value it
+# changed until restore (OLTPMARK_VARIANT_STATE_DIR, set by
+# run/oltpmark-run; else TMPDIR or /tmp).
+om_variant_state() {
+	printf '%s/%s\n' "${OLTPMARK_VARIANT_STATE_DIR:-${TMPDIR:-/tmp}}" "$1"
 }
 
 # om_cgroup_memory_root: print the directory under which we may create a
@@ -38,7 +126,7 @@ om_is_root() {
 om_cgroup_memory_root() {
 	local line path
 	# cgroup v2: "0::/path" with the memory controller available there.
-	if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+	if [[ -f /sys/fs/cgroup/cgroup.controllers ]]; then
 		path=$(sed -n 's/^0:://p' /proc/self/cgroup)
 		if grep -qw memory "/sys/fs/cgroup${path}/cgroup.controllers" 2>/dev/null; then
 			echo "v2 /sys/fs/cgroup${path%/}"
@@ -46,7 +134,7 @@ om_cgroup_memory_root() {
 		fi
 	fi
 	# cgroup v1 (or hybrid): the memory hierarchy.
-	if [ -d /sys/fs/cgroup/memory ]; then
+	if [[ -d /sys/fs/cgroup/memory ]]; then
 		while IFS= read -r line; do
 			case "$line" in
 			*:memory:*)
@@ -69,7 +157,7 @@ om_cgroup_create() {
 	version=${root%% *}
 	dir=${root#* }/$name
 	mkdir -p "$dir" 2>/dev/null || return 1
-	if [ "$version" = v2 ]; then
+	if [[ $version == v2 ]]; then
 		# Child cgroups need the controller enabled in the parent.
 		echo +memory >"${root#* }/cgroup.subtree_control" 2>/dev/null
 		echo "$limit" >"$dir/memory.max" 2>/dev/null || {
@@ -90,14 +178,13 @@ om_cgroup_create() {
 
 # om_server_pids POSTMASTER_PID: the postmaster and all its children.
 om_server_pids() {
-	local pm=$1 stat f ppid rest
+	local pm=$1 f pid
+	local -a st
 	echo "$pm"
-	for f in /proc/[0-9]*/stat; do
-		stat=$(cat "$f" 2>/dev/null) || continue
-		# Field 4 is the ppid; field 2 (comm) may hold spaces: cut after ')'.
-		rest=${stat##*) }
-		read -r _ ppid _ <<<"$rest"
-		[ "$ppid" = "$pm" ] && { f=${f#/proc/}; echo "${f%/stat}"; }
+	for f in /proc/[0-9]*; do
+		pid=${f#/proc/}
+		om_proc_stat "$pid" st || continue
+		[[ ${st[1]} == "$pm" ]] && echo "$pid"
 	done
 	return 0
 }
@@ -114,7 +201,7 @@ om_cgroup_add_server() {
 # om_cgroup_limit "VERSION DIR": print the limit in bytes.
 om_cgroup_limit() {
 	local version=${1%% *} dir=${1#* }
-	if [ "$version" = v2 ]; then
+	if [[ $version == v2 ]]; then
 		cat "$dir/memory.max"
 	else
 		cat "$dir/memory.limit_in_bytes"
@@ -127,7 +214,7 @@ om_cgroup_limit() {
 om_cgroup_oom_kills() {
 	local version=${1%% *} dir=${1#* } file
 	file=$dir/memory.oom_control
-	[ "$version" = v2 ] && file=$dir/memory.events
+	[[ $version == v2 ]] && file=$dir/memory.events
 	awk '$1 == "oom_kill" { print $2 }' "$file" 2>/dev/null
 }
 
@@ -137,7 +224,7 @@ om_cgroup_report() {
 	echo "cgroup $version $dir"
 	for f in memory.max memory.limit_in_bytes memory.max_usage_in_bytes \
 		memory.peak memory.failcnt memory.events memory.oom_control; do
-		[ -r "$dir/$f" ] && sed "s|^|$f: |" "$dir/$f"
+		[[ -r $dir/$f ]] && sed "s|^|$f: |" "$dir/$f"
 	done
 	return 0
 }
@@ -157,10 +244,11 @@ om_server_ready() {
 # parent, then remove the cgroup.
 om_cgroup_destroy() {
 	local dir=${1#* } parent pid
-	[ -d "$dir" ] || return 0
+	[[ -d $dir ]] || return 0
 	parent=$(dirname "$dir")
 	while read -r pid; do
-		[ -n "$pid" ] && echo "$pid" >"$parent/cgroup.procs" 2>/dev/null
+		# A task that exited meanwhile cannot be moved: not an error.
+		[[ -z $pid ]] || echo "$pid" >"$parent/cgroup.procs" 2>/dev/null || true
 	done <"$dir/cgroup.procs"
 	rmdir "$dir" 2>/dev/null || true
 }
@@ -188,7 +276,7 @@ om_prewarm() {
 # is cut there and its kind says "unfinished".
 om_checkpoints() {
 	local log=$1 since=$2 until=$3
-	[ -r "$log" ] || return 0
+	[[ -r $log ]] || return 0
 	awk -v since="$since" -v until="$until" '
 	function epoch(d, t, z,   cmd, e) {
 		cmd = "date -u -d \"" d " " t " " z "\" +%s.%N"

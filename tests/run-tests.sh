@@ -54,11 +54,11 @@ for bin in "$@"; do
 	status=$?
 	count_tap "$name" "$out"
 	check_plan "$name" "$out" "$status"
-	if [ "$status" -ne 0 ] && ! grep -q '^not ok' "$out"; then
+	if ((status != 0)) && ! grep -q '^not ok' "$out"; then
 		failed=$((failed + 1))
 		failures+=("$name: exited $status (sanitizer?)")
 	fi
-	if [ "$status" -ne 0 ]; then
+	if ((status != 0)); then
 		sed -n '1,40p' "$log_dir/$name.err" >&2
 		grep -A5 '^not ok' "$out" >&2
 	fi
@@ -69,18 +69,43 @@ echo "== shellcheck"
 scripts=(configure run/pg run/array run/install-deps tests/run-tests.sh tests/embed-sql.sh .ci/run)
 for f in run/oltpmark-run run/demo run/lib.sh run/hooks/* run/variants/* \
 	tests/integration/*.bash tests/bench/*.sh; do
-	[ -f "$f" ] && scripts+=("$f")
+	[[ -f $f ]] && scripts+=("$f")
 done
 existing=()
-for f in "${scripts[@]}"; do [ -f "$f" ] && existing+=("$f"); done
-if command -v shellcheck >/dev/null 2>&1; then
-	if shellcheck -x -S style "${existing[@]}" >"$log_dir/shellcheck.txt" 2>&1; then
+for f in "${scripts[@]}"; do [[ -f $f ]] && existing+=("$f"); done
+bats_tests=()
+for f in tests/integration/*.bats; do [[ -f $f ]] && bats_tests+=("$f"); done
+
+# run_shellcheck WHAT LOG OPTION... -- FILE...: one test, passed when
+# `shellcheck -x -S style OPTION...` finds nothing in the FILEs.
+run_shellcheck() {
+	local what=$1 log=$2
+	local -a opts=(-x -S style)
+	shift 2
+	while [[ $1 != -- ]]; do
+		opts+=("$1")
+		shift
+	done
+	shift
+	if shellcheck "${opts[@]}" "$@" >"$log" 2>&1; then
 		passed=$((passed + 1))
-		echo "  shellcheck: ${#existing[@]} scripts clean"
+		echo "  shellcheck: $# $what clean"
 	else
 		failed=$((failed + 1))
-		failures+=("shellcheck: findings in scripts")
-		head -n 40 "$log_dir/shellcheck.txt" >&2
+		failures+=("shellcheck: findings in $what")
+		head -n 40 "$log" >&2
+	fi
+}
+
+if command -v shellcheck >/dev/null 2>&1; then
+	run_shellcheck scripts "$log_dir/shellcheck.txt" -- "${existing[@]}"
+	# The bats dialect: `run`, @test, and a `!` that bats would ignore in
+	# the middle of a test (SC2314, SC2315, from shellcheck 0.9 on).
+	if ((${#bats_tests[@]} > 0)) && shellcheck -s bats /dev/null >/dev/null 2>&1; then
+		run_shellcheck "bats files" "$log_dir/shellcheck-bats.txt" -s bats -- "${bats_tests[@]}"
+	elif ((${#bats_tests[@]} > 0)); then
+		skipped=$((skipped + 1))
+		echo "  shellcheck: this version does not know bats (-s bats): bats files skipped"
 	fi
 else
 	skipped=$((skipped + 1))
@@ -89,7 +114,7 @@ fi
 
 echo "== integration tests (bats, each with its own PostgreSQL)"
 bats_files=(tests/integration/*.bats)
-if [ -e "${bats_files[0]}" ]; then
+if [[ -e ${bats_files[0]} ]]; then
 	if command -v bats >/dev/null 2>&1; then
 		for f in "${bats_files[@]}"; do
 			name=$(basename "$f" .bats)
@@ -108,13 +133,13 @@ if [ -e "${bats_files[0]}" ]; then
 	fi
 fi
 
-if [ ${#failures[@]} -gt 0 ]; then
+if ((${#failures[@]} > 0)); then
 	echo "== failures"
 	printf '  %s\n' "${failures[@]}"
 fi
-if [ "$skipped" -gt 0 ]; then
+if ((skipped > 0)); then
 	echo "$passed passed, $failed failed, $skipped skipped"
 else
 	echo "$passed passed, $failed failed"
 fi
-[ "$failed" -eq 0 ]
+((failed == 0))

@@ -13,6 +13,10 @@
 # id equals the PID in DIR/.NAME.pid; its start time (from /proc) is kept
 # beside it so that stop never signals a recycled PID.
 
+# The helpers of run/ (integers, /proc/PID/stat), one directory up.
+# shellcheck source=run/lib.sh
+. "${BASH_SOURCE[0]%/*}/../lib.sh"
+
 # Why the samplers run under the C locale: the parsers read numbers with
 # dots and English words ("total" in readprofile) by the header.
 export LC_ALL=C
@@ -71,12 +75,6 @@ hook_need()
 	done
 }
 
-# True when $1 is a non-negative integer written in decimal.
-hook_is_uint()
-{
-	[[ $1 =~ ^[0-9]+$ ]]
-}
-
 # Value of environment variable $1 if it is a non-negative integer, else
 # $2 (with a note in NAME.err when the variable was set but unusable).
 hook_env_uint()
@@ -85,7 +83,7 @@ hook_env_uint()
 
 	if [[ -z $val ]]; then
 		echo "$2"
-	elif hook_is_uint "$val"; then
+	elif om_is_uint "$val"; then
 		echo "$((10#$val))"
 	else
 		hook_err "$1='$val' is not a whole number of seconds; using $2"
@@ -154,18 +152,6 @@ hook_init()
 	fi
 }
 
-# Fields of /proc/PID/stat after the command name, as an array in the
-# variable named $2: [0] state, [2] process group, [3] session,
-# [19] start time in clock ticks since boot. False if PID is gone.
-hook_stat()
-{
-	local line
-
-	{ read -r line <"/proc/$1/stat"; } 2>/dev/null || return 1
-	# The command name may hold spaces and parentheses: cut at the last ')'.
-	read -r -a "$2" <<<"${line##*) }"
-}
-
 # Print the PIDs of live (not zombie) processes in session or process
 # group $1, one a line. Zombies do not count: they run nothing, and where
 # PID 1 does not reap them they stay forever.
@@ -173,11 +159,11 @@ hook_members()
 {
 	local f pid st
 
-	hook_is_uint "$1" || return 0
+	om_is_uint "$1" || return 0
 	for f in /proc/[0-9]*/stat; do
 		pid=${f#/proc/}
 		pid=${pid%/stat}
-		hook_stat "$pid" st || continue
+		om_proc_stat "$pid" st || continue
 		[[ ${st[0]} == Z || ${st[0]} == X ]] && continue
 		if [[ ${st[3]} == "$1" || ${st[2]} == "$1" ]]; then
 			echo "$pid"
@@ -210,12 +196,12 @@ hook_spawn()
 	# not a group leader); wait until it is its own session, so that a
 	# stop that follows at once finds the whole group.
 	for ((i = 0; i < 200; i++)); do
-		hook_stat "$pid" st || break
+		om_proc_stat "$pid" st || break
 		[[ ${st[3]} == "$pid" ]] && break
 		sleep 0.01
 	done
 	printf '%s\n' "$pid" >"$HOOK_PIDFILE"
-	if hook_stat "$pid" st; then
+	if om_proc_stat "$pid" st; then
 		printf '%s\n' "${st[19]}" >"$HOOK_PIDFILE.stime"
 	fi
 }
@@ -237,11 +223,11 @@ hook_stop_sampler()
 	stime=
 	[[ -f $HOOK_PIDFILE.stime ]] && stime=$(<"$HOOK_PIDFILE.stime")
 	hook_rm "$HOOK_PIDFILE" "$HOOK_PIDFILE.stime"
-	if ! hook_is_uint "$pid"; then
+	if ! om_is_uint "$pid"; then
 		hook_err "bad PID '$pid' in $HOOK_PIDFILE"
 		return 1
 	fi
-	if hook_stat "$pid" st && [[ -n $stime && ${st[19]} != "$stime" ]]; then
+	if om_proc_stat "$pid" st && [[ -n $stime && ${st[19]} != "$stime" ]]; then
 		hook_err "PID $pid now belongs to another process; not signalled"
 		return 1
 	fi
@@ -288,7 +274,7 @@ hook_need_perf()
 	local paranoid=2
 
 	hook_need perf
-	((EUID == 0)) && return 0
+	om_is_root && return 0
 	[[ -r /proc/sys/kernel/perf_event_paranoid ]] &&
 		paranoid=$(</proc/sys/kernel/perf_event_paranoid)
 	((paranoid <= -1)) && return 0

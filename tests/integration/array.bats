@@ -10,8 +10,9 @@
 # No PostgreSQL is needed, so none is started.
 #
 # Each test runs in its own subshell; variables set in setup are read in
-# teardown of the same test, which is what shellcheck cannot see.
-# shellcheck disable=SC2030,SC2031
+# teardown of the same test, which is what shellcheck cannot see; nor
+# $stderr and $stderr_lines, set by bats' `run --separate-stderr`.
+# shellcheck disable=SC2030,SC2031,SC2154
 
 bats_require_minimum_version 1.5.0
 
@@ -173,7 +174,7 @@ EOF
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ -z "$(loops_of "$T/a.backing")" ]
-	[ -z "$(grep -F -- "$T/" /proc/mounts)" ]
+	run ! grep -F -- "$T/" /proc/mounts
 	# create made MOUNTDIR and the backing directory: both are gone.
 	[ ! -e "$T/a" ]
 	[ ! -e "$T/a.backing" ]
@@ -292,6 +293,7 @@ EOF
 	local before after
 
 	before=$(snapshot)
+	# shellcheck disable=SC2016 # expanded by the inner shell
 	run --separate-stderr unshare --mount --propagation private -- \
 		bash -c 'mount -t tmpfs none /dev && exec "$0" "$@"' \
 		"$RUN_ARRAY" create --disks 2 --size 64M "$T/x"
@@ -400,7 +402,7 @@ EOF
 	run "$RUN_ARRAY" destroy "$T/a"
 	[ "$status" -eq 0 ]
 	[ -z "$(loops_of "$T/a.backing")" ]
-	[ -z "$(grep -F -- "$T/" /proc/mounts)" ]
+	run ! grep -F -- "$T/" /proc/mounts
 	[ ! -e "$T/a" ]
 }
 

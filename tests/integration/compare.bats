@@ -8,6 +8,10 @@
 # the JSON output (parsed by python3) and the HTML page with its plots.
 # No database is needed. Tests that write copy the runs to a temporary
 # directory first, so the tree stays clean.
+#
+# $stderr is set by bats' `run --separate-stderr`, which shellcheck cannot
+# see.
+# shellcheck disable=SC2154
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -174,13 +178,13 @@ EOF
 	[ -s "$OUT/runs/compare.html" ]
 	grep -q '<table>' "$OUT/runs/compare.html"
 	# No network: no http(s) references.
-	! grep -Eq '(src|href)="https?:' "$OUT/runs/compare.html"
-	for img in $(grep -o 'src="[^"]*"' "$OUT/runs/compare.html" | sed 's/^src="//; s/"$//'); do
+	run ! grep -Eq '(src|href)="https?:' "$OUT/runs/compare.html"
+	while IFS= read -r img; do
 		[[ $img == compare-plots/*.png ]]
 		[ -s "$OUT/runs/$img" ]
 		[ -s "$OUT/runs/${img%.png}.svg" ]
 		n=$((n + 1))
-	done
+	done < <(grep -o 'src="[^"]*"' "$OUT/runs/compare.html" | sed 's/^src="//; s/"$//')
 	# r, in, cs, us+sy, wa, bi, bo for each of the two configurations.
 	[ "$n" -eq 14 ]
 }
@@ -193,7 +197,7 @@ EOF
 	[ "$output" = "$OUT/html/compare.html" ]
 	[[ $stderr == *"no plots"* ]]
 	grep -q 'No plots' "$OUT/html/compare.html"
-	! grep -q '<img' "$OUT/html/compare.html"
+	run ! grep -q '<img' "$OUT/html/compare.html"
 }
 
 @test "compare: --out writes scores.txt and the plots, prints the path" {

@@ -342,6 +342,7 @@ assert j["cpu"]["ns_per_op_min"] <= j["cpu"]["ns_per_op"]' "$SYS/hostprobe.$a.js
 	bin=$(mktemp -d "$BATS_TEST_TMPDIR/bin.XXXXXX")
 	mkdir -p "$bin/run/hooks"
 	cp "$HOOKS/hostprobe" "$HOOKS/lib.sh" "$bin/run/hooks/"
+	cp "$REPO/run/lib.sh" "$bin/run/"
 	ln -s "$(command -v bash)" "$bin/bash"
 	dir=$(newdir)
 	env -u OLTPMARK PATH="$bin" "$bin/run/hooks/hostprobe" start "$dir"
