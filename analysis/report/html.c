@@ -442,6 +442,22 @@ static void section_summary(struct html_ctx *c)
 	table_checkpoints(f, s);
 }
 
+/*
+ * A check's verdict, or "not judged" when the value misses its limit by
+ * no more than the sampling noise of a short run (summary.h's
+ * small_sample): the mix and the input bounds follow the same rule.
+ */
+static void td_judged(FILE *f, int within, bool small_sample, double noise)
+{
+	if (small_sample)
+		fprintf(f,
+			"<td class=\"l\">not judged (sampling noise "
+			"&plusmn;%.2f)</td>",
+			noise);
+	else
+		td_verdict(f, within);
+}
+
 static void section_checks(struct html_ctx *c)
 {
 	const struct summary *s = c->in->sum;
@@ -461,10 +477,15 @@ static void section_checks(struct html_ctx *c)
 		td_text(f, summary_type_title((enum txn_type)t));
 		td_num(f, s->mix[t].value, 2);
 		td_num(f, s->mix[t].limit, 1);
-		td_verdict(f, s->mix[t].within);
+		td_judged(f, s->mix[t].within, s->mix[t].small_sample,
+			  s->mix[t].noise);
 		fputs("</tr>\n", f);
 	}
-	fputs("</table>\n<h3>90th-percentile response limits (5.2.5.3, "
+	fputs("</table>\n<p class=\"sub\">A share below its minimum by no "
+	      "more than three standard errors of its sample is not "
+	      "judged.</p>\n",
+	      f);
+	fputs("<h3>90th-percentile response limits (5.2.5.3, "
 	      "2.7.2.2): ",
 	      f);
 	verdict(f, s->rt_ok, "ok", "FAILED");
@@ -501,13 +522,7 @@ static void section_checks(struct html_ctx *c)
 		td_num(f, b->value, 2);
 		td_num(f, b->min, 2);
 		td_num(f, b->max, 2);
-		if (b->small_sample)
-			fprintf(f,
-				"<td class=\"l\">not judged (sampling noise "
-				"&plusmn;%.2f)</td>",
-				b->noise);
-		else
-			td_verdict(f, b->within);
+		td_judged(f, b->within, b->small_sample, b->noise);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n<p class=\"sub\">Percentages except lines per "

@@ -290,6 +290,48 @@ static void test_report_no_sys(void **state)
 	assert_int_equal(mkdir(sys, 0777), 0);
 }
 
+/* A mix share that misses its minimum only by sampling noise is shown as
+   not judged, like an input bound, not as FAILED. */
+static void test_report_mix_not_judged(void **state)
+{
+	struct summary s;
+	struct html_input in;
+	struct err err = {""};
+	char path[PATH_MAX + 16];
+	char *page, *checks;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	empty_summary(&s, "mix");
+	s.mix[TXN_PAYMENT].applies = true;
+	s.mix[TXN_PAYMENT].value = 42.9;
+	s.mix[TXN_PAYMENT].limit = 43.0;
+	s.mix[TXN_PAYMENT].within = -1;
+	s.mix[TXN_PAYMENT].small_sample = true;
+	s.mix[TXN_PAYMENT].noise = 0.5;
+	s.mix[TXN_ORDER_STATUS].applies = true;
+	s.mix[TXN_ORDER_STATUS].value = 2.0;
+	s.mix[TXN_ORDER_STATUS].limit = 4.0;
+	s.mix[TXN_ORDER_STATUS].within = 0;
+	s.mix[TXN_ORDER_STATUS].small_sample = false;
+	memset(&in, 0, sizeof(in));
+	in.run_dir = run_dir;
+	in.sum = &s;
+	assert_int_equal(html_write_report(&in, &err), 0);
+	summary_free(&s);
+	snprintf(path, sizeof(path), "%s/report.html", run_dir);
+	page = fixture_read_file(path, NULL);
+	assert_non_null(page);
+	checks = strstr(page, "<h2 id=\"checks\">");
+	assert_non_null(checks);
+	/* Payment: not judged with its noise; Order-Status: a verdict */
+	assert_non_null(strstr(checks, "not judged (sampling noise "
+				       "&plusmn;0.50)"));
+	assert_true(strstr(checks, "not judged") <
+		    strstr(checks, "90th-percentile"));
+	free(page);
+}
+
 static void test_report_unwritable(void **state)
 {
 	char missing[PATH_MAX + 16];
@@ -316,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_page_shell),
 		cmocka_unit_test(test_report_evidence),
 		cmocka_unit_test(test_report_no_sys),
+		cmocka_unit_test(test_report_mix_not_judged),
 		cmocka_unit_test(test_report_unwritable),
 	};
 
