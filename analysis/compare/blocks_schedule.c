@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/file_text.h"
+
 #define BLOCKS_FILE_MAX (16 << 20) /* 300,000 rows: a week of 2-s blocks */
 #define BLOCKS_FIELDS	6	   /* columns of BLOCKS_CSV_HEADER */
 #define BLOCKS_LINE_MAX 256	   /* longer is not a row of ours */
@@ -250,41 +252,14 @@ fail:
 int blocks_schedule_parse_file(const char *path, const char *name,
 			       struct blocks_schedule *out, struct err *err)
 {
-	FILE *f;
 	char *text;
-	long size;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	f = fopen(path, "rb");
-	if (!f)
-		return err_set(err, -errno, "%s: %s", name, strerror(errno));
-	if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET) != 0) {
-		fclose(f);
-		return err_set(err, -EIO, "%s: cannot read it", name);
-	}
-	if (size > BLOCKS_FILE_MAX) {
-		fclose(f);
-		return err_set(err, -EBADMSG, "%s: %ld bytes, too large", name,
-			       size);
-	}
-	text = malloc((size_t)size + 1);
-	if (!text) {
-		fclose(f);
-		return err_set(err, -ENOMEM, "blocks: out of memory");
-	}
-	if (fread(text, 1, (size_t)size, f) != (size_t)size) {
-		free(text);
-		fclose(f);
-		return err_set(err, -EIO, "%s: cannot read it", name);
-	}
-	fclose(f);
-	text[size] = '\0';
-	if (strlen(text) != (size_t)size)
-		rc = err_set(err, -EBADMSG, "%s: holds a NUL byte", name);
-	else
-		rc = blocks_schedule_parse_text(text, name, out, err);
+	rc = file_text_read(path, name, BLOCKS_FILE_MAX, &text, NULL, err);
+	if (rc < 0)
+		return rc;
+	rc = blocks_schedule_parse_text(text, name, out, err);
 	free(text);
 	return rc;
 }

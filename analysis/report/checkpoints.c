@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "src/base/file_text.h"
+
 #define CKPT_FILE_MAX (16 << 20) /* larger is not a checkpoints.csv */
 
 /* A number field of a row: finite, not negative, nothing after it. */
@@ -98,8 +100,8 @@ static bool parse_row(const char *line, size_t len, struct ckpt *c,
 	return true;
 }
 
-int ckpt_parse_text(const char *text, const char *name, struct ckpt_list *out,
-		    struct err *err)
+int checkpoints_parse_text(const char *text, const char *name,
+			   struct ckpt_list *out, struct err *err)
 {
 	const char *p = text;
 	unsigned long lineno = 0;
@@ -142,55 +144,27 @@ int ckpt_parse_text(const char *text, const char *name, struct ckpt_list *out,
 		qsort(out->items, out->n, sizeof(*out->items), ckpt_cmp);
 	return 0;
 fail:
-	ckpt_free(out);
+	checkpoints_free(out);
 	return rc;
 }
 
-int ckpt_parse_file(const char *path, const char *name, struct ckpt_list *out,
-		    struct err *err)
+int checkpoints_parse_file(const char *path, const char *name,
+			   struct ckpt_list *out, struct err *err)
 {
-	FILE *f;
 	char *text;
-	long size;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	f = fopen(path, "rb");
-	if (!f)
-		return err_set(err, -errno, "%s: %s", name, strerror(errno));
-	if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET) != 0) {
-		rc = err_set(err, -EIO, "%s: cannot read it", name);
-		fclose(f);
+	rc = file_text_read(path, name, CKPT_FILE_MAX, &text, NULL, err);
+	if (rc < 0)
 		return rc;
-	}
-	if (size > CKPT_FILE_MAX) {
-		fclose(f);
-		return err_set(err, -EBADMSG, "%s: %ld bytes, too large", name,
-			       size);
-	}
-	text = malloc((size_t)size + 1);
-	if (!text) {
-		fclose(f);
-		return err_set(err, -ENOMEM, "checkpoints: out of memory");
-	}
-	if (fread(text, 1, (size_t)size, f) != (size_t)size) {
-		rc = err_set(err, -EIO, "%s: cannot read it", name);
-		free(text);
-		fclose(f);
-		return rc;
-	}
-	fclose(f);
-	text[size] = '\0';
-	if (strlen(text) != (size_t)size)
-		rc = err_set(err, -EBADMSG, "%s: holds a NUL byte", name);
-	else
-		rc = ckpt_parse_text(text, name, out, err);
+	rc = checkpoints_parse_text(text, name, out, err);
 	free(text);
 	return rc;
 }
 
-void ckpt_place(struct ckpt_list *l, double start_epoch_s, double run_end_s)
+void checkpoints_place(struct ckpt_list *l, double start_epoch_s,
+		       double run_end_s)
 {
 	size_t i, k = 0;
 
@@ -206,7 +180,7 @@ void ckpt_place(struct ckpt_list *l, double start_epoch_s, double run_end_s)
 	l->n = k;
 }
 
-void ckpt_free(struct ckpt_list *l)
+void checkpoints_free(struct ckpt_list *l)
 {
 	free(l->items);
 	memset(l, 0, sizeof(*l));
