@@ -150,7 +150,9 @@ static void contest_tables(struct cdoc *d, const struct cout_input *in)
 					runset_config_title(t->configs[c])));
 		compare_doc_col(d, tab, 0, "Label", false, 0);
 		compare_doc_col(d, tab, 1, "Runs", true, 2);
-		compare_doc_col(d, tab, 2, "NOTPM", true, 2);
+		compare_doc_col(d, tab, 2,
+				in->rs->simulated ? "simulated NOTPM" : "NOTPM",
+				true, 2);
 		compare_doc_col(d, tab, 3, "New-Order p90 ms", true, 2);
 		compare_doc_col(d, tab, 4, "CPU %", true, 2);
 		compare_doc_col(d, tab, 5, "I/O wait %", true, 2);
@@ -174,11 +176,12 @@ static void contest_tables(struct cdoc *d, const struct cout_input *in)
 	}
 	compare_doc_para(
 		d,
-		"Runs: scored runs. NOTPM: their mean. New-Order p90: mean "
+		"Runs: scored runs. %sNOTPM: their mean. New-Order p90: mean "
 		"of the runs' 90th percentile response times. CPU %%: vmstat "
 		"us+sy, I/O wait %%: vmstat wa, means over each run's "
 		"measured window. Ratio: mean New-Order response time "
-		"relative to the baseline's (below 1: faster).");
+		"relative to the baseline's (below 1: faster).",
+		in->rs->simulated ? "simulated " : "");
 }
 
 /* The figures of the host probe table, in column order. */
@@ -742,8 +745,15 @@ void compare_content_build(struct cdoc *d, const struct cout_input *in,
 {
 	const struct score_table *t = in->t;
 
-	compare_doc_heading(d, 1, "oltpmark compare: %s against %s", in->metric,
+	compare_doc_heading(d, 1, "oltpmark compare: %s%s against %s",
+			    in->rs->simulated ? "simulated " : "", in->metric,
 			    t->labels[t->baseline]);
+	if (in->rs->simulated)
+		compare_doc_para(
+			d, "Simulated runs: the iosim driver replayed an I/O "
+			   "profile on files (docs/iosim.md). Their NOTPM is "
+			   "simulated NOTPM, comparable only with other "
+			   "simulated runs.");
 	compare_doc_para(d, "Baseline: %s (%s).", t->labels[t->baseline],
 			 in->baseline_given
 				 ? "--baseline"

@@ -147,8 +147,12 @@ static int fill_run(struct runset *rs, struct runset_run *run, const char *dir,
 	run->dir = strdup(dir);
 	run->label = strdup(json_str(meta, "label"));
 	run->config = strdup(json_str(meta, "config"));
+	/* runs from before the driver was recorded were pgsql's */
+	run->driver = strdup(json_str(meta, "driver") ? json_str(meta, "driver")
+						      : "pgsql");
 	run->start = xstrdup(start);
-	if (!run->dir || !run->label || !run->config || (start && !run->start))
+	if (!run->dir || !run->label || !run->config || !run->driver ||
+	    (start && !run->start))
 		return -ENOMEM;
 	run->start_epoch_s = iso8601_parse(start);
 	run->ramp_up_s = resfile_get_number(summary, "ramp_up_s");
@@ -451,6 +455,40 @@ static int cmp_problems(const void *x, const void *y)
 	return c ? c : strcmp(a->reason, b->reason);
 }
 
+/*
+ * A simulated run (the iosim driver) measures files, not a database: its
+ * NOTPM is simulated NOTPM, and a ratio of it to a real run's NOTPM means
+ * nothing. So one comparison holds the runs of one driver; a mixed set is
+ * refused as bad input. Sets rs->simulated for the labels.
+ */
+static int check_drivers(struct runset *rs, struct err *err)
+{
+	const char *first = NULL, *other = NULL;
+	size_t i, nfirst = 0, nother = 0;
+
+	for (i = 0; i < rs->nruns; i++) {
+		const char *d = rs->runs[i].driver;
+
+		if (!first || strcmp(d, first) == 0) {
+			first = d;
+			nfirst++;
+		} else {
+			if (!other)
+				other = d;
+			nother += strcmp(d, other) == 0;
+		}
+	}
+	if (other)
+		return err_set(
+			err, -EINVAL,
+			"the runs are of different drivers (%zu %s, %zu %s): "
+			"simulated NOTPM (iosim) and real NOTPM are never "
+			"scored together; compare each driver's runs on their own",
+			nfirst, first, nother, other);
+	rs->simulated = first && strcmp(first, "iosim") == 0;
+	return 0;
+}
+
 int runset_scan(struct runset *rs, const char *const *dirs, size_t ndirs,
 		const char *metric, struct err *err)
 {
@@ -486,6 +524,9 @@ int runset_scan(struct runset *rs, const char *const *dirs, size_t ndirs,
 	free(sc.seen);
 	if (rc < 0)
 		return rc;
+	rc = check_drivers(rs, err);
+	if (rc < 0)
+		return rc;
 	if (rs->nruns)
 		qsort(rs->runs, rs->nruns, sizeof(*rs->runs), cmp_runs);
 	if (rs->nbroken)
@@ -518,6 +559,7 @@ void runset_free(struct runset *rs)
 		free(rs->runs[i].dir);
 		free(rs->runs[i].label);
 		free(rs->runs[i].config);
+		free(rs->runs[i].driver);
 		free(rs->runs[i].start);
 	}
 	free(rs->runs);

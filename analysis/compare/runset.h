@@ -35,6 +35,7 @@ struct runset_run {
 	char *dir;		/* path as found below a DIR argument */
 	char *label;		/* meta.json label */
 	char *config;		/* meta.json config */
+	char *driver;		/* meta.json driver; "pgsql" when absent */
 	char *start;		/* meta.json start as written, NULL if none */
 	double start_epoch_s;	/* start as epoch seconds, NAN if unknown */
 	double ramp_up_s;	/* configured ramp-up, NAN if unknown */
@@ -68,6 +69,8 @@ struct runset {
 	struct runset_problem *remarks; /* read, but something was ignored */
 	size_t nremarks;		/* entries in remarks */
 	char *metric;			/* summary.json key scored ("notpm") */
+	bool simulated; /* the runs are the iosim driver's: their
+					   NOTPM is simulated NOTPM */
 };
 
 /*

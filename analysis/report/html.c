@@ -327,10 +327,16 @@ static void section_summary(struct html_ctx *c)
 	int t, i;
 
 	fputs("<h2 id=\"summary\">Summary</h2>\n<table class=\"kv\">\n", f);
-	fputs("<tr><th>NOTPM</th><td><b>", f);
+	fputs(s->meta.simulated ? "<tr><th>simulated NOTPM</th><td><b>"
+				: "<tr><th>NOTPM</th><td><b>",
+	      f);
 	num(f, s->notpm, 2);
-	fputs("</b> New-Orders completed (committed or rolled back) per "
-	      "minute</td></tr>\n<tr><th>Total TPM</th><td>",
+	fputs(s->meta.simulated
+		      ? "</b> New-Orders replayed by the iosim driver per "
+			"minute: not a database's throughput (docs/iosim.md)"
+			"</td></tr>\n<tr><th>Total TPM</th><td>"
+		      : "</b> New-Orders completed (committed or rolled back) "
+			"per minute</td></tr>\n<tr><th>Total TPM</th><td>",
 	      f);
 	num(f, s->tpm_total, 2);
 	fputs(" all types, committed or rolled back</td></tr>\n"

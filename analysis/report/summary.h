@@ -102,6 +102,8 @@ struct sum_meta {
 	bool present;		/* meta.json was read */
 	char label[128];	/* "6.18-base", "" if none */
 	char config[64];	/* "cached", "" if none */
+	bool simulated;		/* meta.json driver is "iosim": the NOTPM
+				   is simulated NOTPM (docs/iosim.md) */
 	int diagnostic;		/* 1 diagnostic run (meta.json "diagnostic",
 				   options.diagnostic or notes.diagnostic
 				   true or "true"), 0 not, -1 unknown (no

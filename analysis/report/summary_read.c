@@ -171,6 +171,10 @@ int summary_meta_from_json(const json_t *meta, struct sum_meta *out,
 	out->present = true;
 	jstr(meta, "label", out->label, sizeof(out->label));
 	jstr(meta, "config", out->config, sizeof(out->config));
+	out->simulated =
+		json_is_string(json_object_get(meta, "driver")) &&
+		strcmp(json_string_value(json_object_get(meta, "driver")),
+		       "iosim") == 0;
 	opts = json_object_get(meta, "options");
 	notes = json_object_get(meta, "notes");
 	/* the rule compare uses too; a meta.json without a mark is not

@@ -417,9 +417,16 @@ static void text_header(const struct summary *s, FILE *f)
 	if (isfinite(r->ramp_up_s))
 		fprintf(f, "; ramp-up %g s", r->ramp_up_s);
 	fprintf(f, ")\n");
-	fprintf(f, "  NOTPM        ");
-	put_num(f, 12, 2, s->notpm);
-	fprintf(f, "   New-Orders done (committed or rolled back)/min\n");
+	if (s->meta.simulated) {
+		fprintf(f, "  simulated NOTPM ");
+		put_num(f, 9, 2, s->notpm);
+		fprintf(f, "   iosim: New-Orders replayed on files/min\n");
+	} else {
+		fprintf(f, "  NOTPM        ");
+		put_num(f, 12, 2, s->notpm);
+		fprintf(f, "   New-Orders done (committed or rolled back)"
+			   "/min\n");
+	}
 	fprintf(f, "  total TPM    ");
 	put_num(f, 12, 2, s->tpm_total);
 	fprintf(f, "   all types, committed or rolled back\n");

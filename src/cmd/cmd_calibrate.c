@@ -274,7 +274,7 @@ static int cal_devices(const struct diskstats_snapshot *a,
 	int rc;
 
 	memset(&d, 0, sizeof(d));
-	rc = diskstats_delta(a, b, &d, err);
+	rc = parse_diskstats_delta(a, b, &d, err);
 	if (rc < 0)
 		return rc;
 	bg->ndevices = 0;
@@ -296,7 +296,7 @@ static int cal_devices(const struct diskstats_snapshot *a,
 		dev->write_bytes_per_s = (double)dd->v[DS_SECTORS_WRITTEN] *
 					 DISKSTATS_SECTOR_BYTES / secs;
 	}
-	diskstats_delta_free(&d);
+	parse_diskstats_delta_free(&d);
 	qsort(bg->device, (size_t)bg->ndevices, sizeof(bg->device[0]),
 	      cal_cmp_device);
 	return 0;
@@ -359,7 +359,7 @@ static int cal_mixed(PGconn *mon, const struct cal_opts *o, int warehouses,
 		return rc;
 	if ((rc = pgsql_calibrate_reset_statements(mon, err)) < 0 ||
 	    (rc = pgsql_calibrate_background(mon, &bg0, err)) < 0 ||
-	    (rc = diskstats_parse_file("/proc/diskstats", &ds0, err)) < 0)
+	    (rc = parse_diskstats_file("/proc/diskstats", &ds0, err)) < 0)
 		goto out;
 	t0 = clock_mono_us();
 	log_info("calibrate: the mix, %d s, %d connections", o->duration_s,
@@ -379,7 +379,7 @@ static int cal_mixed(PGconn *mon, const struct cal_opts *o, int warehouses,
 	if (rc < 0)
 		goto out;
 	if ((rc = pgsql_calibrate_background(mon, &bg1, err)) < 0 ||
-	    (rc = diskstats_parse_file("/proc/diskstats", &ds1, err)) < 0 ||
+	    (rc = parse_diskstats_file("/proc/diskstats", &ds1, err)) < 0 ||
 	    (rc = pgsql_calibrate_statements(mon, prof->txn, err)) < 0)
 		goto out;
 	secs = (double)(t1 - t0) / 1e6;
@@ -402,8 +402,8 @@ static int cal_mixed(PGconn *mon, const struct cal_opts *o, int warehouses,
 	log_info("calibrate: the mix: %llu transactions in %.1f s",
 		 (unsigned long long)res->mix_rows, secs);
 out:
-	diskstats_free(&ds0);
-	diskstats_free(&ds1);
+	parse_diskstats_free(&ds0);
+	parse_diskstats_free(&ds1);
 	run_close(run);
 	return rc;
 }

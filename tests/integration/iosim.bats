@@ -199,3 +199,25 @@ PY
 	[ "$status" -eq 2 ]
 	[ "${#lines[@]}" -eq 1 ]
 }
+
+@test "report says simulated NOTPM; compare scores iosim runs alone and refuses them beside pgsql runs" {
+	[ -f "$IOSIM_DIR/buffered/summary.json" ] || skip "no iosim run"
+	grep -q "simulated NOTPM" "$IOSIM_DIR/buffered/summary.txt"
+	mkdir -p "$IOSIM_DIR/sim" "$IOSIM_DIR/mixed"
+	cp -r "$IOSIM_DIR/buffered" "$IOSIM_DIR/sim/a"
+	run "$OLTPMARK" compare "$IOSIM_DIR/sim"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *"simulated NOTPM"* ]]
+	# a real run beside it
+	run "$OLTPMARK" run -w 1 -d 5 --ramp-up 1 --keying-think none -c 2 \
+		--progress 0 --conninfo "$OLTPMARK_CONNINFO" \
+		--out "$IOSIM_DIR/mixed/pgsql"
+	[ "$status" -eq 0 ]
+	cp -r "$IOSIM_DIR/buffered" "$IOSIM_DIR/mixed/iosim"
+	run "$OLTPMARK" compare "$IOSIM_DIR/mixed"
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"different drivers"* ]]
+}
