@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_opt.c - libFuzzer target for the option parser (src/cmd/opt.c):
- * a table with one option of every kind, an argv made from the input
- * (arguments separated by NUL bytes), then the record of the values for
- * meta.json, which redacts the conninfo option.
+ * a table with one option of every kind, argvs made from the input, then
+ * the record of the values for meta.json, which redacts the conninfo
+ * option. The input is up to four argvs cut at FUZZ_SEP, parsed in turn,
+ * each freed before the next (as the unit tests do): getopt keeps state
+ * between calls. Arguments are separated by NUL bytes.
  */
 #include "tests/fuzz/fuzz.h"
 
@@ -50,7 +52,8 @@ static const struct opt_cmd cmd = {
 	.max_args = 2,
 };
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* Parse one argv made from data[0 .. size). */
+static void parse_one(const uint8_t *data, size_t size)
 {
 	char *argv[FUZZ_ARGS_MAX + 2];
 	char *text = fuzz_strndup(data, size), *p;
@@ -59,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_t *j;
 
 	if (!text)
-		return 0;
+		return;
 	o_flag = false;
 	o_int = 1;
 	o_choice = 0;
@@ -77,5 +80,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		json_decref(j);
 	}
 	free(text);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fuzz_part parts[4];
+	size_t n = fuzz_split(data, size, parts, 4), i;
+
+	for (i = 0; i < n; i++)
+		parse_one(parts[i].data, parts[i].size);
 	return 0;
 }
