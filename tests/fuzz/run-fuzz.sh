@@ -58,6 +58,7 @@ for bin in "$@"; do
 	rows+=("$(printf '%-14s %6ss %9s exec/s %10s runs  %-22s corpus %3s files %5s KiB  crashes +%s' \
 		"$name" "$secs" "${execs:-?}" "${units:-?}" "${cov:-cov: ?}" \
 		"$(count_files "$corpus")" "$size" "$((after - before))")")
+	echo "  ${rows[-1]}"
 done
 
 echo "== fuzz summary ($(date -u +%Y-%m-%d), ${secs}s per target)"
