@@ -145,8 +145,7 @@ static inline const char *fuzz_tmpdir(void)
  * Write data to the file name (a static string) of the private directory,
  * or remove it when data is NULL. Returns 0, or -1 when that failed.
  */
-static inline int fuzz_write(const char *name, const uint8_t *data,
-			     size_t size)
+static inline int fuzz_write(const char *name, const uint8_t *data, size_t size)
 {
 	const char *dir = fuzz_tmpdir();
 	char path[512];
