@@ -26,8 +26,8 @@
  */
 #define FUZZ_SEP "\n--8<--\n"
 
-/* Most parts fuzz_split() hands back. */
-#define FUZZ_PARTS_MAX 4
+/* Most files fuzz_write() removes at exit. */
+#define FUZZ_FILES_MAX 8
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -107,7 +107,7 @@ static inline char *fuzz_strndup(const uint8_t *data, size_t size)
 /* The private directory: made on first use, removed at exit. */
 static char fuzz_dir[256];
 /* Names fuzz_write() created in it, for the clean-up. */
-static const char *fuzz_names[8];
+static const char *fuzz_names[FUZZ_FILES_MAX];
 static size_t fuzz_nnames;
 
 static inline void fuzz_cleanup(void)
@@ -162,7 +162,7 @@ static inline int fuzz_write(const char *name, const uint8_t *data, size_t size)
 	}
 	for (i = 0; i < fuzz_nnames && strcmp(fuzz_names[i], name); i++)
 		;
-	if (i == fuzz_nnames && fuzz_nnames < 8)
+	if (i == fuzz_nnames && fuzz_nnames < FUZZ_FILES_MAX)
 		fuzz_names[fuzz_nnames++] = name;
 	f = fopen(path, "wb");
 	if (!f)

@@ -11,7 +11,8 @@
 
 #include "src/cmd/opt.h"
 
-#define FUZZ_ARGS_MAX 64
+#define FUZZ_ARGS_MAX  64 /* arguments of one argv */
+#define FUZZ_ARGVS_MAX 4  /* argvs in one input */
 
 static bool o_flag;
 static int o_int, o_choice;
@@ -117,8 +118,8 @@ static void parse_one(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct fuzz_part parts[4];
-	size_t n = fuzz_split(data, size, parts, 4), i;
+	struct fuzz_part parts[FUZZ_ARGVS_MAX];
+	size_t n = fuzz_split(data, size, parts, FUZZ_ARGVS_MAX), i;
 
 	for (i = 0; i < n; i++)
 		parse_one(parts[i].data, parts[i].size);
