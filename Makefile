@@ -148,4 +148,7 @@ shellcheck:
 clean:
 	rm -rf build oltpmark
 
+# make fuzz, and the replay of the fuzz inputs by make check.
+include tests/fuzz/fuzz.mk
+
 -include $(OBJS:.o=.d) $(ASAN_OBJS:.o=.d)

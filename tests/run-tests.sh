@@ -65,10 +65,39 @@ for bin in "$@"; do
 	printf '  %-32s %s\n' "$name" "$(grep -c '^ok' "$out") ok, $(grep -c '^not ok' "$out") not ok"
 done
 
+# Each fuzz target once on its corpus and on every crash input ever found
+# (tests/fuzz/), built with the replay driver: one test per target.
+echo "== fuzz inputs replayed (ASan+UBSan build)"
+n=0
+for src in tests/fuzz/fuzz_*.c; do
+	[[ -e $src ]] || continue
+	n=$((n + 1))
+	name=$(basename "$src" .c)
+	name=${name#fuzz_}
+	bin=build/asan/fuzz/replay_$name
+	out="$log_dir/fuzz-$name.out"
+	inputs=()
+	for d in "tests/fuzz/corpus/$name" "tests/fuzz/crashes/$name"; do
+		[[ -d $d ]] && inputs+=("$d")
+	done
+	if [[ -x $bin ]] &&
+		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+			UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+			"$bin" "${inputs[@]}" >"$out" 2>&1; then
+		passed=$((passed + 1))
+		echo "  ok $n - fuzz_$name: $(tail -n 1 "$out")"
+	else
+		failed=$((failed + 1))
+		failures+=("fuzz_$name: replay failed (build/asan/fuzz/replay_$name)")
+		echo "  not ok $n - fuzz_$name"
+		sed -n '1,40p' "$out" >&2 2>/dev/null
+	fi
+done
+
 echo "== shellcheck"
 scripts=(configure run/pg run/array run/install-deps tests/run-tests.sh tests/embed-sql.sh .ci/run)
 for f in run/oltpmark-run run/demo run/lib.sh run/hooks/* run/variants/* \
-	tests/integration/*.bash tests/bench/*.sh; do
+	tests/integration/*.bash tests/bench/*.sh tests/fuzz/*.sh; do
 	[[ -f $f ]] && scripts+=("$f")
 done
 existing=()

@@ -121,7 +121,11 @@ int opt_parse(const struct opt_cmd *cmd, int argc, char **argv, int *first_arg,
 	shortopts[sp++] = 'h';
 	shortopts[sp] = '\0';
 
-	optind = 1;
+	/*
+	 * 0, not 1: glibc then forgets where it was inside a cluster of
+	 * short options ("-fz") of an earlier argv, which may be freed.
+	 */
+	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, &index)) !=
 	       -1) {

@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# fuzz.mk - the fuzz targets, included by the Makefile (docs/fuzzing.md).
+#
+# `make fuzz [FUZZ_S=60] [FUZZ_TARGETS="vmstat perf"]` builds each
+# tests/fuzz/fuzz_NAME.c with clang and libFuzzer under ASan+UBSan and runs
+# it FUZZ_S seconds on tests/fuzz/corpus/NAME/, keeping crash inputs in
+# tests/fuzz/crashes/NAME/. `make check` links each target with replay.c
+# by $(CC) and ASan+UBSan instead, and runs it once on every corpus and
+# crash input, so those stay regression tests where clang is missing.
+
+FUZZ_S ?= 60
+FUZZ_CC ?= clang
+FUZZ_SOURCES := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SOURCES))
+FUZZ_TARGETS ?= $(FUZZ_NAMES)
+FUZZ_BINS := $(addprefix build/fuzz/fuzz_,$(FUZZ_TARGETS))
+FUZZ_REPLAYS := $(addprefix build/asan/fuzz/replay_,$(FUZZ_NAMES))
+# Only what the targets reach: the base layer, analysis, the option parser
+# and the conninfo checks of the PostgreSQL access layer.
+FUZZ_LIB_SOURCES := $(sort $(wildcard src/base/*.c analysis/*/*.c)) \
+	src/cmd/opt.c drivers/pgconn.c
+FUZZ_OBJS := $(patsubst %.c,build/fuzz/obj/%.o,$(FUZZ_LIB_SOURCES))
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer
+# clang warns of string literals concatenated inside an array initializer,
+# which the tree does on purpose for long messages; gcc has no such warning.
+FUZZ_CFLAGS := -O1 -g -Wno-string-concatenation
+
+FORMAT_FILES += $(wildcard tests/fuzz/*.c tests/fuzz/*.h)
+SHELL_SCRIPTS += tests/fuzz/run-fuzz.sh
+
+.PHONY: fuzz fuzz-run
+
+fuzz:
+	$(Q)bash run/install-deps check
+	$(Q)$(MAKE) --no-print-directory configured
+	$(Q)$(MAKE) --no-print-directory fuzz-run
+
+ifeq ($(HAVE_LIBFUZZER),yes)
+fuzz-run: $(FUZZ_BINS)
+	$(Q)bash tests/fuzz/run-fuzz.sh $(FUZZ_S) $(FUZZ_BINS)
+else
+fuzz-run:
+	@echo "make fuzz: no clang with libFuzzer (Debian: clang libclang-rt-14-dev); rerun ./configure after installing" >&2
+	@exit 2
+endif
+
+build/fuzz/obj/%.o: %.c $(wildcard config.mk)
+	@mkdir -p $(dir $@)
+	@echo "  CC-FUZZ $<"
+	$(Q)$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_CFLAGS) $(FUZZ_SAN) \
+		-fsanitize=fuzzer-no-link $(DEPFLAGS) -c -o $@ $<
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ    $@"
+	$(Q)$(FUZZ_CC) $(BASE_CFLAGS) $(FUZZ_CFLAGS) $(FUZZ_SAN) \
+		-fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LIBS)
+
+build/asan/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c \
+		tests/fuzz/fuzz.h $(ASAN_LIB_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  REPLAY  $@"
+	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $< \
+		tests/fuzz/replay.c $(ASAN_LIB_OBJS) $(LIBS)
+
+# make check replays the corpora and crash inputs (tests/run-tests.sh).
+check-run: $(FUZZ_REPLAYS)
+
+# Made by a pattern rule only: keep them, or make deletes them after a link.
+.SECONDARY: $(FUZZ_OBJS)
+
+-include $(FUZZ_OBJS:.o=.d)
