@@ -18,6 +18,7 @@
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@ struct driver_instance {
 	bool ckpt_ready;	     /* ckpt was initialised */
 	double wal_per_call[TXN_NR]; /* WAL bytes per call, by type */
 	enum driver_io_mode io_mode; /* direct or buffered */
+	atomic_ullong reads;	     /* preads done, by every connection */
 	char profile_path[PATH_MAX]; /* for describe() */
 };
 
@@ -93,6 +95,24 @@ double iosim_writeback_pages_per_s(const struct iosim_profile *prof)
 
 	return b->checkpoint_writes_per_s + b->bgwriter_writes_per_s +
 	       b->backend_writes_per_s;
+}
+
+/*
+ * Per commit rather than per second, so that a replay faster than the
+ * real run (no CPU work) writes back as much per transaction as the real
+ * run did. The rates and the counts cover the same interval.
+ */
+double iosim_writeback_pages_per_commit(const struct iosim_profile *prof)
+{
+	int64_t commits = 0;
+	int t;
+
+	for (t = 0; t < TXN_NR; t++)
+		commits += prof->txn[t].commits;
+	if (commits <= 0)
+		return 0;
+	return iosim_writeback_pages_per_s(prof) * prof->duration_s /
+	       (double)commits;
 }
 
 static void iosim_instance_free(struct driver_instance *in)
@@ -152,7 +172,7 @@ static int iosim_instance_open(const struct driver_config *cfg,
 		goto fail;
 	rc = iosim_ckpt_init(&in->ckpt, IOSIM_PROFILE_REL_NR, in->files.fd,
 			     in->files.pages,
-			     iosim_writeback_pages_per_s(&in->prof), err);
+			     iosim_writeback_pages_per_commit(&in->prof), err);
 	if (rc < 0)
 		goto fail;
 	in->ckpt_ready = true;
@@ -250,6 +270,8 @@ static enum driver_outcome iosim_attempt(struct driver_conn *c,
 				      c->io.read[k].page, c->page, &err);
 		if (rc < 0)
 			return iosim_lost(out, &err);
+		atomic_fetch_add_explicit(&inst->reads, 1,
+					  memory_order_relaxed);
 	}
 	for (k = 0; k < c->io.ndirty; k++)
 		iosim_ckpt_mark(&inst->ckpt, (int)c->io.dirty[k].rel,
@@ -261,6 +283,8 @@ static enum driver_outcome iosim_attempt(struct driver_conn *c,
 		rc = iosim_wal_commit(&inst->wal, bytes, NULL, &err);
 	if (rc < 0)
 		return iosim_lost(out, &err);
+	if (!rollback)
+		iosim_ckpt_commit(&inst->ckpt);
 
 	out->status = rollback ? TXN_STATUS_ROLLBACK : TXN_STATUS_OK;
 	if (in->type == TXN_DELIVERY)
@@ -348,6 +372,8 @@ static int iosim_describe(struct driver_conn *c, json_t *server,
 	json_object_set_new(prof, "created", json_string(p->created));
 	json_object_set_new(prof, "writeback_pages_per_s",
 			    json_real(iosim_writeback_pages_per_s(p)));
+	json_object_set_new(prof, "writeback_pages_per_commit",
+			    json_real(iosim_writeback_pages_per_commit(p)));
 	json_object_set_new(server, "io_profile", prof);
 	json_object_set_new(server, "note",
 			    json_string("simulated: no database; the I/O "
@@ -355,16 +381,35 @@ static int iosim_describe(struct driver_conn *c, json_t *server,
 	return 0;
 }
 
+void iosim_counts(struct driver_instance *in, struct iosim_counts *out)
+{
+	struct iosim_ckpt_stats cs;
+	struct iosim_wal_stats ws;
+
+	iosim_ckpt_get_stats(&in->ckpt, &cs);
+	iosim_wal_get_stats(&in->wal, &ws);
+	out->reads = atomic_load(&in->reads);
+	out->commits = ws.commits;
+	out->rollbacks = ws.appends;
+	out->wal_bytes = ws.bytes;
+	out->written = cs.written;
+	out->dirty = cs.dirty;
+}
+
 static int iosim_stats(struct driver_conn *c, struct driver_stats *stats,
 		       struct err *err)
 {
-	struct iosim_ckpt_stats cs;
+	struct iosim_counts n;
 
 	(void)err;
-	/* no buffer manager: hits and reads of PostgreSQL are unknown */
+	/* no buffer manager: hits and checkpoint counts are unknown */
 	memset(stats, 0xff, sizeof(*stats));
-	iosim_ckpt_get_stats(&c->inst->ckpt, &cs);
-	stats->buffers_checkpoint = (long long)cs.written;
+	iosim_counts(c->inst, &n);
+	/* every replayed read is a block PostgreSQL read from the kernel */
+	stats->blks_read = (long long)n.reads;
+	stats->xact_commit = (long long)n.commits;
+	stats->xact_rollback = (long long)n.rollbacks;
+	stats->buffers_checkpoint = (long long)n.written;
 	return 0;
 }
 

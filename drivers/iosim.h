@@ -3,12 +3,14 @@
  * iosim.h - what the iosim driver (drivers/iosim.c) shares with the
  * commands besides its ops table: where its WAL lives in the data
  * directory, preparing a data directory for a profile (`oltpmark
- * iosim-prepare`), and the write-back rate it takes from a profile.
+ * iosim-prepare`), the write-back rate it takes from a profile, and the
+ * counters of what an instance replayed.
  */
 #ifndef OLTPMARK_IOSIM_H
 #define OLTPMARK_IOSIM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "drivers/iosim_profile.h"
 #include "src/base/err.h"
@@ -36,5 +38,27 @@ int iosim_prepare(const char *dir, const struct iosim_profile *prof,
  * checkpoint, bgwriter and backend buffer writes per second together.
  */
 double iosim_writeback_pages_per_s(const struct iosim_profile *prof);
+
+/*
+ * Pages the checkpointer writes back per committed transaction: those
+ * writes per second times the measured interval, over the commits of
+ * every type in it; 0 when nothing committed.
+ */
+double iosim_writeback_pages_per_commit(const struct iosim_profile *prof);
+
+/* What an instance replayed so far. */
+struct iosim_counts {
+	uint64_t reads;	    /* pages read (one pread each) */
+	uint64_t commits;   /* transactions committed */
+	uint64_t rollbacks; /* New-Orders rolled back */
+	uint64_t wal_bytes; /* WAL bytes appended, both */
+	uint64_t written;   /* pages the checkpointer wrote back */
+	uint64_t dirty;	    /* pages dirty now */
+};
+
+struct driver_instance;
+
+/* A copy of the instance's counters. Thread-safe. */
+void iosim_counts(struct driver_instance *in, struct iosim_counts *out);
 
 #endif

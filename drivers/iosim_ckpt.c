@@ -3,15 +3,20 @@
  * iosim_ckpt.c - the dirty-page set and its writing thread
  * (iosim_ckpt.h).
  *
- * Pacing: page k of the run is due at start + k / pages_per_s; the
- * thread sleeps until a page is due (on a condition variable, so that
- * stopping wakes it) and writes it. A thread that fell behind (a slow
- * device) catches up by at most IOSIM_CKPT_BURST_S of pages, as a
- * checkpointer that is late does not write faster than it can.
+ * Pacing: after n commits the thread may have used floor(n ×
+ * pages_per_commit) writes. A page is written when one is left; when
+ * none is, the thread sleeps IOSIM_CKPT_POLL_US (on a condition
+ * variable, so that stopping wakes it) and looks at the commits again.
+ * Writes left over when the set is empty are dropped, so that a run
+ * whose first transactions dirtied nothing does not write a burst
+ * later: PostgreSQL writes only dirty buffers, and no more often than
+ * they are dirtied. A thread that fell behind (a slow device) writes
+ * as fast as it can until it caught up.
  */
 #include "drivers/iosim_ckpt.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -22,18 +27,19 @@
 #define IOSIM_CKPT_ALIGN 4096 /* O_DIRECT's buffer alignment */
 
 int iosim_ckpt_init(struct iosim_ckpt *c, int nfiles, const int *fds,
-		    const uint64_t *pages, double pages_per_s, struct err *err)
+		    const uint64_t *pages, double pages_per_commit,
+		    struct err *err)
 {
 	pthread_condattr_t attr;
 	void *buf;
 	int i;
 
 	memset(c, 0, sizeof(*c));
-	if (nfiles < 1 || !(pages_per_s >= 0))
+	if (nfiles < 1 || !(pages_per_commit >= 0) || isinf(pages_per_commit))
 		return err_set(err, -EINVAL,
-			       "checkpointer: %d files at %g pages/s", nfiles,
-			       pages_per_s);
-	c->pages_per_s = pages_per_s;
+			       "checkpointer: %d files at %g pages per commit",
+			       nfiles, pages_per_commit);
+	c->pages_per_commit = pages_per_commit;
 	c->file = calloc((size_t)nfiles, sizeof(*c->file));
 	if (!c->file)
 		return err_set(err, -ENOMEM, "checkpointer: out of memory");
@@ -82,6 +88,26 @@ bool iosim_ckpt_mark(struct iosim_ckpt *c, int file, uint64_t page)
 	atomic_fetch_add_explicit(&c->dirty, 1, memory_order_relaxed);
 	atomic_fetch_add_explicit(&c->marked, 1, memory_order_relaxed);
 	return true;
+}
+
+void iosim_ckpt_commit(struct iosim_ckpt *c)
+{
+	atomic_fetch_add_explicit(&c->commits, 1, memory_order_relaxed);
+}
+
+/* The writes that n commits allow in all. */
+static uint64_t iosim_ckpt_allowed(const struct iosim_ckpt *c, uint64_t n)
+{
+	return (uint64_t)((double)n * c->pages_per_commit);
+}
+
+/* The writes left to the thread now: allowed by the commits, not used. */
+static uint64_t iosim_ckpt_left(struct iosim_ckpt *c, uint64_t used)
+{
+	uint64_t allowed = iosim_ckpt_allowed(
+		c, atomic_load_explicit(&c->commits, memory_order_relaxed));
+
+	return allowed > used ? allowed - used : 0;
 }
 
 /* Seconds on CLOCK_MONOTONIC. */
@@ -142,13 +168,12 @@ static int iosim_ckpt_write(struct iosim_ckpt *c, int fd, uint64_t page)
 
 /*
  * One pass over the set: take each word's dirty bits, write their pages
- * as they fall due, then fsync the files written. *due is the time the
- * next page is due. Returns 1 when told to stop, 0 when the pass ended,
- * -errno after a failure (recorded).
+ * as the commits allow, then fsync the files written. *used counts the
+ * writes used (or dropped) so far. Returns 1 when told to stop, 0 when
+ * the pass ended, -errno after a failure (recorded).
  */
-static int iosim_ckpt_sweep(struct iosim_ckpt *c, double *due)
+static int iosim_ckpt_sweep(struct iosim_ckpt *c, uint64_t *used)
 {
-	double interval = 1.0 / c->pages_per_s, now;
 	uint64_t word, page;
 	bool *wrote, any = false;
 	size_t w;
@@ -170,10 +195,15 @@ static int iosim_ckpt_sweep(struct iosim_ckpt *c, double *due)
 							memory_order_relaxed);
 			while (word && rc == 0) {
 				page = w * 64 + (uint64_t)__builtin_ctzll(word);
-				now = iosim_ckpt_now();
-				if (now < *due && iosim_ckpt_sleep(c, *due))
-					rc = 1;
-				else
+				while (rc == 0 &&
+				       iosim_ckpt_left(c, *used) == 0)
+					if (iosim_ckpt_sleep(
+						    c,
+						    iosim_ckpt_now() +
+							    IOSIM_CKPT_POLL_US /
+								    1e6))
+						rc = 1;
+				if (rc == 0)
 					rc = iosim_ckpt_write(c, file->fd,
 							      page);
 				if (rc != 0) {
@@ -187,9 +217,7 @@ static int iosim_ckpt_sweep(struct iosim_ckpt *c, double *due)
 					break;
 				}
 				word &= word - 1;
-				if (now - *due > IOSIM_CKPT_BURST_S)
-					*due = now - IOSIM_CKPT_BURST_S;
-				*due += interval;
+				(*used)++;
 				wrote[f] = any = true;
 				atomic_fetch_sub_explicit(&c->dirty, 1,
 							  memory_order_relaxed);
@@ -218,19 +246,25 @@ static int iosim_ckpt_sweep(struct iosim_ckpt *c, double *due)
 static void *iosim_ckpt_main(void *arg)
 {
 	struct iosim_ckpt *c = arg;
-	double due = iosim_ckpt_now();
+	uint64_t used = 0, allowed;
 
 	for (;;) {
-		if (c->pages_per_s <= 0 ||
+		if (c->pages_per_commit <= 0 ||
 		    atomic_load_explicit(&c->dirty, memory_order_relaxed) ==
 			    0) {
+			/* nothing dirty: what the commits allowed is dropped */
+			allowed = iosim_ckpt_allowed(
+				c, atomic_load_explicit(&c->commits,
+							memory_order_relaxed));
+			if (used < allowed)
+				used = allowed;
 			if (iosim_ckpt_sleep(c, iosim_ckpt_now() +
 							IOSIM_CKPT_IDLE_MS /
 								1000.0))
 				break;
 			continue;
 		}
-		if (iosim_ckpt_sweep(c, &due) != 0)
+		if (iosim_ckpt_sweep(c, &used) != 0)
 			break;
 	}
 	return NULL;
@@ -271,6 +305,7 @@ void iosim_ckpt_get_stats(struct iosim_ckpt *c, struct iosim_ckpt_stats *s)
 	s->syncs = atomic_load(&c->syncs);
 	s->sweeps = atomic_load(&c->sweeps);
 	s->dirty = atomic_load(&c->dirty);
+	s->commits = atomic_load(&c->commits);
 }
 
 void iosim_ckpt_free(struct iosim_ckpt *c)

@@ -3,11 +3,17 @@
  * iosim_ckpt.h - the dirty pages of the iosim driver and the thread
  * that writes them back, as PostgreSQL's checkpointer (and bgwriter) do:
  * transactions mark the pages they dirty in a shared set, and one thread
- * sweeps the set, writing each dirty page once with pwrite at the rate
- * the calibration measured (pages per second), then fsyncs every file
- * it wrote to. A page dirtied again before the sweep reaches it is
- * written once, which is what makes checkpoint writes fewer than
+ * sweeps the set, writing each dirty page once with pwrite, then fsyncs
+ * every file it wrote to. A page dirtied again before the sweep reaches
+ * it is written once, which is what makes checkpoint writes fewer than
  * dirtied pages.
+ *
+ * The write-back follows the transactions, not the clock: the
+ * calibration's buffer writes per committed transaction, times the
+ * commits counted so far (iosim_ckpt_commit()), is how many pages the
+ * thread may have written. A replay that runs faster than the real run
+ * (it does no CPU work) thus writes as much per transaction as the real
+ * run did, where a rate per second would write less.
  *
  * The set is one bit per page of each file, so its size is bounded by
  * the files' (16 KiB for the 1 GiB of W = 10) and marking is one atomic
@@ -25,7 +31,9 @@
 
 #define IOSIM_CKPT_PAGE_BYTES 8192 /* what one write writes */
 #define IOSIM_CKPT_IDLE_MS    100  /* how often an empty set is looked at */
-#define IOSIM_CKPT_BURST_S    1.0  /* the most a late writer catches up */
+#define IOSIM_CKPT_POLL_US \
+	500 /* how often a writer that caught up with
+				     the commits looks at them again */
 
 /* One file's dirty pages. */
 struct iosim_ckpt_file {
@@ -43,19 +51,21 @@ struct iosim_ckpt_stats {
 	uint64_t syncs;	  /* fsync calls */
 	uint64_t sweeps;  /* passes over the set that wrote a page */
 	uint64_t dirty;	  /* pages dirty now */
+	uint64_t commits; /* iosim_ckpt_commit() calls */
 };
 
 /* The set and its thread. Must stay at the same address once started. */
 struct iosim_ckpt {
 	int nfiles;		      /* entries of file[] */
 	struct iosim_ckpt_file *file; /* the files */
-	double pages_per_s;	      /* write rate; 0: never write */
+	double pages_per_commit;      /* write rate; 0: never write */
 	char *buf;		      /* the page written (aligned) */
 	atomic_ullong dirty;	      /* pages dirty now */
 	atomic_ullong marked;	      /* the counters of iosim_ckpt_stats */
 	atomic_ullong written;	      /* " */
 	atomic_ullong syncs;	      /* " */
 	atomic_ullong sweeps;	      /* " */
+	atomic_ullong commits;	      /* " */
 	pthread_mutex_t lock;	      /* guards stop, and the waits */
 	pthread_cond_t wake;	      /* signalled by iosim_ckpt_stop() */
 	bool stop;		      /* the thread must end */
@@ -68,11 +78,15 @@ struct iosim_ckpt {
 /*
  * Make an empty set over nfiles files: fds[i] open for writing (with or
  * without O_DIRECT: the page buffer is aligned), pages[i] pages each.
- * The files stay the caller's. pages_per_s is the write rate, >= 0.
+ * The files stay the caller's. pages_per_commit is the write rate, >= 0:
+ * after n commits the thread has written floor(n × pages_per_commit)
+ * pages, or fewer when fewer were dirty (a budget that finds the set
+ * empty is dropped: there was nothing to write, as for PostgreSQL).
  * Returns 0, or -EINVAL / -ENOMEM with err set.
  */
 int iosim_ckpt_init(struct iosim_ckpt *c, int nfiles, const int *fds,
-		    const uint64_t *pages, double pages_per_s, struct err *err);
+		    const uint64_t *pages, double pages_per_commit,
+		    struct err *err);
 
 /*
  * Mark page of file dirty. Returns true when it was clean, false when it
@@ -80,6 +94,13 @@ int iosim_ckpt_init(struct iosim_ckpt *c, int nfiles, const int *fds,
  * thread-safe; about one atomic OR.
  */
 bool iosim_ckpt_mark(struct iosim_ckpt *c, int file, uint64_t page);
+
+/*
+ * Count one committed transaction: it allows the thread
+ * pages_per_commit more writes. Lock-free (one atomic add); the thread
+ * notices within IOSIM_CKPT_POLL_US.
+ */
+void iosim_ckpt_commit(struct iosim_ckpt *c);
 
 /* Start the writing thread. 0, or -errno with err set. */
 int iosim_ckpt_start(struct iosim_ckpt *c, struct err *err);

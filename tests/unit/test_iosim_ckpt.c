@@ -2,11 +2,12 @@
 /*
  * test_iosim_ckpt.c - drivers/iosim_ckpt.h: marking counts a page once
  * until it is written; the thread writes exactly the marked pages, once
- * each, at the rate asked (not faster), then fsyncs every file it wrote;
- * a page marked again after its write is written again; stopping is
- * prompt even at a slow rate and keeps the pages not yet written dirty;
- * a rate of 0 writes nothing; a failing write ends the thread and stop
- * reports it.
+ * each, as many as the commits allow (not more), then fsyncs every file
+ * it wrote; after N commits from several threads it has written
+ * N × rate pages; a page marked again after its write is written again;
+ * stopping is prompt while the thread waits for commits and keeps the
+ * pages not yet written dirty; a rate of 0 writes nothing; a failing
+ * write ends the thread and stop reports it.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,8 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <math.h>
+#include <pthread.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +97,24 @@ static bool marked_page(int file, int p)
 	return file == 0 ? p % 7 == 3 : p % 20 == 0;
 }
 
+/* Commit n times. */
+static void commit(struct iosim_ckpt *c, int n)
+{
+	while (n-- > 0)
+		iosim_ckpt_commit(c);
+}
+
+/* The thread has settled at exactly n pages written. */
+static void assert_written_stays(struct iosim_ckpt *c, uint64_t n)
+{
+	struct iosim_ckpt_stats s;
+
+	wait_written(c, n, 5000);
+	usleep(30000);
+	iosim_ckpt_get_stats(c, &s);
+	assert_int_equal(s.written, n);
+}
+
 static void test_writes_marked_pages(void **state)
 {
 	const uint64_t pages[2] = {PAGES, PAGES};
@@ -101,11 +122,10 @@ static void test_writes_marked_pages(void **state)
 	struct iosim_ckpt_stats s;
 	struct err err;
 	int fds[2], f, p, n = 0;
-	int64_t t0, elapsed_us;
 
 	(void)state;
 	make_files("paced", fds);
-	assert_int_equal(iosim_ckpt_init(&c, 2, fds, pages, 200, &err), 0);
+	assert_int_equal(iosim_ckpt_init(&c, 2, fds, pages, 0.5, &err), 0);
 	for (f = 0; f < 2; f++)
 		for (p = 0; p < PAGES; p++)
 			if (marked_page(f, p)) {
@@ -122,29 +142,104 @@ static void test_writes_marked_pages(void **state)
 	assert_int_equal(s.marked, n);
 	assert_int_equal(s.dirty, n);
 	assert_int_equal(n, 29 + 10);
-	t0 = clock_mono_us();
 	assert_int_equal(iosim_ckpt_start(&c, &err), 0);
-	wait_written(&c, (uint64_t)n, 5000);
-	elapsed_us = clock_mono_us() - t0;
-	/* 39 pages at 200 per second: the first at once, then 5 ms apart */
-	assert_true(elapsed_us >= (n - 1) * 5000 - 2000);
+	/* no commit, no write, however long */
+	usleep(50000);
+	iosim_ckpt_get_stats(&c, &s);
+	assert_int_equal(s.written, 0);
+	/* 21 commits at 0.5 pages each: 10 pages, not 11 */
+	commit(&c, 21);
+	assert_written_stays(&c, 10);
+	/* enough for all of them: every marked page once */
+	commit(&c, 2 * n);
+	assert_written_stays(&c, (uint64_t)n);
 	/* and the sync phase follows the writes of a sweep */
 	usleep(20000);
 	iosim_ckpt_get_stats(&c, &s);
-	assert_int_equal(s.written, n);
 	assert_int_equal(s.dirty, 0);
+	assert_int_equal(s.commits, 21 + 2 * n);
 	assert_true(s.syncs >= 2);
 	assert_true(s.sweeps >= 1);
 	for (f = 0; f < 2; f++)
 		for (p = 0; p < PAGES; p++)
 			assert_int_equal(written(fds[f], p), marked_page(f, p));
-	/* dirtied again after its write: written again */
+	/*
+	 * Dirtied again after its write: written again, once commits allow
+	 * it (what was allowed while nothing was dirty is not saved up).
+	 */
+	usleep(2 * IOSIM_CKPT_IDLE_MS * 1000);
 	assert_true(iosim_ckpt_mark(&c, 1, 199));
-	wait_written(&c, (uint64_t)n + 1, 2000);
+	assert_true(iosim_ckpt_mark(&c, 1, 198));
+	usleep(2 * IOSIM_CKPT_IDLE_MS * 1000);
+	iosim_ckpt_get_stats(&c, &s);
+	assert_int_equal(s.written, n);
+	commit(&c, 2);
+	assert_written_stays(&c, (uint64_t)n + 1);
 	assert_int_equal(iosim_ckpt_stop(&c, &err), 0);
 	iosim_ckpt_get_stats(&c, &s);
-	assert_int_equal(s.marked, n + 1);
+	assert_int_equal(s.marked, n + 2);
+	assert_int_equal(s.dirty, 1);
 	iosim_ckpt_free(&c);
+	iosim_ckpt_free(&c);
+	close(fds[0]);
+	close(fds[1]);
+}
+
+#define COMMITTERS	   4   /* threads committing at once */
+#define COMMITS_PER_THREAD 150 /* each */
+
+static void *committer(void *arg)
+{
+	struct iosim_ckpt *c = arg;
+	int i;
+
+	for (i = 0; i < COMMITS_PER_THREAD; i++) {
+		iosim_ckpt_commit(c);
+		usleep(100);
+	}
+	return NULL;
+}
+
+/*
+ * The write-back follows the commits: while they come, never more than
+ * they allow; after N of them, N × rate pages (every page dirty, so the
+ * commits are the only limit).
+ */
+static void test_follows_commits(void **state)
+{
+	const uint64_t pages[2] = {PAGES, PAGES};
+	const double rate = 0.6;
+	pthread_t th[COMMITTERS];
+	struct iosim_ckpt c;
+	struct iosim_ckpt_stats s;
+	struct err err;
+	int fds[2], f, p, i, running;
+	uint64_t n = COMMITTERS * COMMITS_PER_THREAD;
+
+	(void)state;
+	make_files("follow", fds);
+	assert_int_equal(iosim_ckpt_init(&c, 2, fds, pages, rate, &err), 0);
+	for (f = 0; f < 2; f++)
+		for (p = 0; p < PAGES; p++)
+			assert_true(iosim_ckpt_mark(&c, f, p));
+	assert_int_equal(iosim_ckpt_start(&c, &err), 0);
+	for (i = 0; i < COMMITTERS; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, committer, &c),
+				 0);
+	do {
+		/* written is read after commits: never ahead of them */
+		iosim_ckpt_get_stats(&c, &s);
+		assert_true(s.written <=
+			    (uint64_t)floor((double)s.commits * rate));
+		running = s.commits < n;
+		usleep(1000);
+	} while (running);
+	for (i = 0; i < COMMITTERS; i++)
+		pthread_join(th[i], NULL);
+	assert_written_stays(&c, (uint64_t)floor((double)n * rate));
+	iosim_ckpt_get_stats(&c, &s);
+	assert_int_equal(s.dirty, 2 * PAGES - 360);
+	assert_int_equal(iosim_ckpt_stop(&c, &err), 0);
 	iosim_ckpt_free(&c);
 	close(fds[0]);
 	close(fds[1]);
@@ -161,17 +256,19 @@ static void test_stop_is_prompt(void **state)
 
 	(void)state;
 	make_files("slow", fds);
-	/* one page every two seconds */
-	assert_int_equal(iosim_ckpt_init(&c, 2, fds, pages, 0.5, &err), 0);
+	/* one page per commit, and one commit: the thread then waits */
+	assert_int_equal(iosim_ckpt_init(&c, 2, fds, pages, 1, &err), 0);
 	for (p = 0; p < 100; p++)
 		assert_true(iosim_ckpt_mark(&c, 0, p));
 	assert_int_equal(iosim_ckpt_start(&c, &err), 0);
+	commit(&c, 1);
 	wait_written(&c, 1, 2000);
+	usleep(20000);
 	t0 = clock_mono_us();
 	assert_int_equal(iosim_ckpt_stop(&c, &err), 0);
 	assert_true(clock_mono_us() - t0 < 500000);
 	iosim_ckpt_get_stats(&c, &s);
-	assert_true(s.written >= 1 && s.written <= 2);
+	assert_int_equal(s.written, 1);
 	/* what was not written is still dirty, and still marked */
 	assert_int_equal(s.dirty, 100 - s.written);
 	assert_false(iosim_ckpt_mark(&c, 0, 99));
@@ -194,6 +291,7 @@ static void test_rate_zero(void **state)
 	assert_int_equal(iosim_ckpt_init(&c, 2, fds, pages, 0, &err), 0);
 	assert_true(iosim_ckpt_mark(&c, 1, 5));
 	assert_int_equal(iosim_ckpt_start(&c, &err), 0);
+	commit(&c, 1000);
 	usleep(150000);
 	assert_int_equal(iosim_ckpt_stop(&c, &err), 0);
 	iosim_ckpt_get_stats(&c, &s);
@@ -220,6 +318,7 @@ static void test_write_fails(void **state)
 	assert_int_equal(iosim_ckpt_init(&c, 1, &fd, pages, 1000, &err), 0);
 	assert_true(iosim_ckpt_mark(&c, 0, 3));
 	assert_int_equal(iosim_ckpt_start(&c, &err), 0);
+	commit(&c, 1);
 	usleep(50000);
 	assert_int_equal(iosim_ckpt_stop(&c, &err), -EBADF);
 	assert_string_equal(err.msg, "checkpointer: write of file 0: Bad file "
@@ -240,6 +339,12 @@ static void test_bad_init(void **state)
 	iosim_ckpt_free(&c);
 	assert_int_equal(iosim_ckpt_init(&c, 1, &fd, pages, -1, &err), -EINVAL);
 	iosim_ckpt_free(&c);
+	assert_int_equal(iosim_ckpt_init(&c, 1, &fd, pages, INFINITY, &err),
+			 -EINVAL);
+	iosim_ckpt_free(&c);
+	assert_int_equal(iosim_ckpt_init(&c, 1, &fd, pages, NAN, &err),
+			 -EINVAL);
+	iosim_ckpt_free(&c);
 	/* never started: stop is nothing */
 	assert_int_equal(iosim_ckpt_init(&c, 1, &fd, pages, 1, &err), 0);
 	assert_int_equal(iosim_ckpt_stop(&c, &err), 0);
@@ -250,6 +355,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_writes_marked_pages),
+		cmocka_unit_test(test_follows_commits),
 		cmocka_unit_test(test_stop_is_prompt),
 		cmocka_unit_test(test_rate_zero),
 		cmocka_unit_test(test_write_fails),
