@@ -461,10 +461,12 @@ static int build_table(struct layout_ddl *ddl, const char *const *ts,
 
 		for (r = 0; r < nrels && strcmp(rels[r].name, ti->name); r++)
 			;
-		if (r == nrels)
+		if (r == nrels) {
+			free(sb_take(&b));
 			return err_set(err, -EINVAL,
 				       "no expected size of table %s",
 				       ti->name);
+		}
 		sb_printf(&b, "CREATE TABLE %s %.*s TABLESPACE %s;\n", ti->name,
 			  (int)pt[t].body_len, pt[t].body, ts[dir[r]]);
 		snprintf(u->name, sizeof(u->name), "%s", ti->name);
