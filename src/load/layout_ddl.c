@@ -372,23 +372,36 @@ void layout_ddl_free(struct layout_ddl *ddl)
 	for (i = 0; i < ddl->nindexes; i++)
 		free(ddl->indexes[i].sql);
 	free(ddl->indexes);
+	for (i = 0; i < ddl->nanalyzes; i++)
+		free(ddl->analyzes[i].sql);
+	free(ddl->analyzes);
 	free(ddl->units);
 	free(ddl->tables_sql);
 	memset(ddl, 0, sizeof(*ddl));
 }
 
-/* Append one statement to ddl->indexes; takes sql (NULL: out of memory). */
-static int add_index(struct layout_ddl *ddl, char *sql,
-		     const struct layout_ddl_stmt *proto, struct err *err)
+/*
+ * Append a statement like proto with sql to list[*n] (room is there);
+ * takes sql (NULL: out of memory).
+ */
+static int add_stmt(struct layout_ddl_stmt *list, int *n, char *sql,
+		    const struct layout_ddl_stmt *proto, struct err *err)
 {
 	struct layout_ddl_stmt *s;
 
 	if (!sql)
 		return err_set(err, -ENOMEM, "out of memory");
-	s = &ddl->indexes[ddl->nindexes++];
+	s = &list[(*n)++];
 	*s = *proto;
 	s->sql = sql;
 	return 0;
+}
+
+/* Append a statement of keys and indexes to ddl (see add_stmt). */
+static int add_index(struct layout_ddl *ddl, char *sql,
+		     const struct layout_ddl_stmt *proto, struct err *err)
+{
+	return add_stmt(ddl->indexes, &ddl->nindexes, sql, proto, err);
 }
 
 /* Where each table's units start in ddl->units. */
@@ -615,10 +628,114 @@ static int build_warehouse(struct layout_ddl *ddl, const char *const *ts,
 	return 0;
 }
 
+/*
+ * The ANALYZE statements: as they are, or per partition of a partitioned
+ * table (see layout_ddl.h). Each must be "ANALYZE table [(columns)]" on
+ * one of our tables.
+ */
+static int build_analyzes(struct layout_ddl *ddl, const char *analyze_sql,
+			  struct err *err)
+{
+	char *stmts[MAX_STATEMENTS];
+	int first[LOAD_TABLE_NR];
+	int n, i, k, t, d = ddl->ntablespaces, rc = 0;
+
+	n = load_split_statements(analyze_sql, stmts, MAX_STATEMENTS);
+	if (n == -E2BIG)
+		return err_set(err, n, "analyze.sql: more than %d statements",
+			       MAX_STATEMENTS);
+	if (n < 0)
+		return err_set(err, n, "out of memory");
+	ddl->analyzes = calloc((size_t)(n ? n : 1) * (size_t)(d + 1),
+			       sizeof(*ddl->analyzes));
+	if (!ddl->analyzes)
+		rc = err_set(err, -ENOMEM, "out of memory");
+	first_units(ddl, first);
+	for (i = 0; i < n && rc == 0; i++) {
+		struct layout_ddl_stmt proto = {
+			.unit = -1, .group = i, .tablespace = -1};
+		const char *cols = "";
+		size_t pos = 0, cols_len = 0;
+		struct tok tk, open;
+		char name[LAYOUT_DDL_NAME_MAX];
+
+		t = load_statement_table(stmts[i]);
+		proto.table = t;
+		if (t < 0) {
+			rc = err_set(err, -EINVAL,
+				     "analyze.sql: no table of ours in '%s'",
+				     stmts[i]);
+			break;
+		}
+		if (ddl->layout != LOAD_LAYOUT_WAREHOUSE ||
+		    !load_table_info(t)->w_column) {
+			rc = add_stmt(ddl->analyzes, &ddl->nanalyzes, stmts[i],
+				      &proto, err);
+			stmts[i] = NULL;
+			continue;
+		}
+		/* ANALYZE name [(columns)] [;] */
+		if (!tok_is(next_tok(stmts[i], &pos), "analyze") ||
+		    !tok_name(next_tok(stmts[i], &pos), name)) {
+			rc = err_set(err, -EINVAL,
+				     "analyze.sql: cannot place '%s'",
+				     stmts[i]);
+			break;
+		}
+		open = next_tok(stmts[i], &pos);
+		if (open.len == 1 && *open.p == '(') {
+			const char *end = skip_parens(stmts[i], &pos);
+
+			if (!end) {
+				rc = err_set(err, -EINVAL,
+					     "analyze.sql: cannot place '%s'",
+					     stmts[i]);
+				break;
+			}
+			cols = open.p;
+			cols_len = (size_t)(end - open.p);
+			tk = next_tok(stmts[i], &pos);
+		} else {
+			tk = open;
+		}
+		if (tk.len == 1 && *tk.p == ';')
+			tk = next_tok(stmts[i], &pos);
+		if (tk.len != 0) {
+			rc = err_set(err, -EINVAL,
+				     "analyze.sql: cannot place '%s'",
+				     stmts[i]);
+			break;
+		}
+		for (k = 0; k < d && rc == 0; k++) {
+			struct sbuf b = {0};
+
+			proto.unit = first[t] + k;
+			proto.tablespace = k;
+			/* the partitions sample one table's rows in all */
+			sb_printf(
+				&b,
+				"SELECT set_config('default_statistics_target',"
+				" greatest(10, ceil(current_setting("
+				"'default_statistics_target')::numeric / %d))"
+				"::int::text, false);"
+				"ANALYZE %s %.*s;"
+				"RESET default_statistics_target",
+				d, ddl->units[proto.unit].name, (int)cols_len,
+				cols);
+			rc = add_stmt(ddl->analyzes, &ddl->nanalyzes,
+				      sb_take(&b), &proto, err);
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(stmts[i]);
+	return rc;
+}
+
 int layout_ddl_build(enum load_layout layout, int warehouses,
 		     const char *const *tablespaces, int ntablespaces,
 		     const char *tables_sql, const char *indexes_sql,
-		     struct layout_ddl *ddl, struct err *err)
+		     const char *analyze_sql, struct layout_ddl *ddl,
+		     struct err *err)
 {
 	struct parsed_table pt[LOAD_TABLE_NR];
 	char *stmts[MAX_STATEMENTS];
@@ -674,6 +791,8 @@ int layout_ddl_build(enum load_layout layout, int warehouses,
 		rc = build_warehouse(ddl, tablespaces, pt, stmts, n, err);
 	for (i = 0; i < n; i++)
 		free(stmts[i]);
+	if (rc == 0)
+		rc = build_analyzes(ddl, analyze_sql, err);
 	if (rc < 0)
 		layout_ddl_free(ddl);
 	return rc;

@@ -62,14 +62,18 @@ struct layout_ddl {
 					    table in enum load_table order,
 					    partitions in order (owned) */
 	int nunits;		       /* entries in units */
-	struct layout_ddl_stmt *indexes; /* keys and indexes (owned) */
-	int nindexes;			 /* entries in indexes */
+	struct layout_ddl_stmt *indexes;  /* keys and indexes (owned) */
+	int nindexes;			  /* entries in indexes */
+	struct layout_ddl_stmt *analyzes; /* ANALYZE statements (owned);
+					     .unit -1: the whole table */
+	int nanalyzes;			  /* entries in analyzes */
 };
 
 /*
  * Build the DDL of layout for warehouses W over ntablespaces tablespaces
  * named tablespaces[0..ntablespaces) (SQL identifiers we chose: they are
- * not quoted) from the text of schema/tables.sql and schema/indexes.sql.
+ * not quoted) from the text of schema/tables.sql, schema/indexes.sql and
+ * schema/analyze.sql.
  *
  * SINGLE (ntablespaces must be 0): tables_sql is tables_sql as given,
  * one unit per table, and the statements of indexes_sql as
@@ -86,6 +90,16 @@ struct layout_ddl {
  * by the statement of indexes.sql unchanged, which adopts the partitions'
  * indexes instead of building new ones.
  *
+ * ANALYZE: the statements of analyze_sql as they are (each on a whole
+ * table), except in the warehouse layout, where a partitioned table is
+ * analyzed partition by partition, each at a statistics target divided
+ * by the number of partitions (at least 10): together they sample as many
+ * rows as one ANALYZE of the table would. (PostgreSQL 15's ANALYZE of a
+ * partitioned table samples the whole table and then every partition
+ * again, D + 1 times the work; the partitioned table itself is left
+ * without statistics, which no plan of the transactions reads: they
+ * always name a warehouse, and so one partition.)
+ *
  * Returns 0 and fills ddl (free it with layout_ddl_free), or -EINVAL
  * (a statement of an unknown shape, a relation the sizes do not know,
  * more tablespaces than warehouses in the warehouse layout, a count that
@@ -95,7 +109,8 @@ struct layout_ddl {
 int layout_ddl_build(enum load_layout layout, int warehouses,
 		     const char *const *tablespaces, int ntablespaces,
 		     const char *tables_sql, const char *indexes_sql,
-		     struct layout_ddl *ddl, struct err *err);
+		     const char *analyze_sql, struct layout_ddl *ddl,
+		     struct err *err);
 
 /* Free what layout_ddl_build allocated; ddl is left empty. */
 void layout_ddl_free(struct layout_ddl *ddl);

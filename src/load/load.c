@@ -58,7 +58,7 @@
 #include "src/load/schema_sql.h"
 #include "src/load/tablespace.h"
 
-#define MAX_INDEXES   64 /* statements in indexes.sql, analyze.sql */
+#define MAX_INDEXES   64 /* statements in indexes.sql */
 #define MAX_FUNCTIONS 64
 
 /* Session settings of every loader connection. */
@@ -557,42 +557,32 @@ static void add_index_tasks(struct loader *ld)
 }
 
 /*
- * One ANALYZE task per statement of analyze.sql, on a whole table (a
- * partitioned table's ANALYZE also analyzes each partition). It must
- * name one of our tables: it would never become ready otherwise.
+ * One ANALYZE task per statement of layout_ddl.h: on a whole table, or
+ * on one partition (at a lower statistics target, so the partitions of
+ * a table together cost what the table's ANALYZE would).
  */
-static int add_analyze_tasks(struct loader *ld, struct err *err)
+static void add_analyze_tasks(struct loader *ld)
 {
-	char *stmts[MAX_INDEXES];
-	int i, n, t, first, end, rc = 0;
+	int i, first, end;
 
-	n = load_split_statements(schema_analyze_sql, stmts, MAX_INDEXES);
-	if (n == -E2BIG)
-		return err_set(err, n, "analyze.sql: more than %d statements",
-			       MAX_INDEXES);
-	if (n < 0)
-		return err_set(err, n, "out of memory");
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < ld->ddl.nanalyzes; i++) {
+		struct layout_ddl_stmt *s = &ld->ddl.analyzes[i];
 		struct task *tk;
 
-		t = load_statement_table(stmts[i]);
-		if (t < 0 || rc < 0) {
-			if (rc == 0)
-				rc = err_set(err, -EINVAL,
-					     "analyze.sql: no table of ours in "
-					     "'%s'",
-					     stmts[i]);
-			free(stmts[i]);
-			continue;
+		if (s->unit >= 0) {
+			first = s->unit;
+			end = s->unit + 1;
+		} else {
+			table_units(ld, s->table, &first, &end);
 		}
-		table_units(ld, t, &first, &end);
-		tk = add_task(ld, TASK_ANALYZE, t, stmts[i],
-			      analyze_cost_s(t, ld->opts->warehouses) *
-				      (end - first > 1 ? end - first + 1 : 1));
+		tk = add_task(
+			ld, TASK_ANALYZE, s->table, s->sql,
+			analyze_cost_s(s->table, ld->opts->warehouses) /
+				(s->unit >= 0 ? ld->ddl.ntablespaces : 1));
+		s->sql = NULL; /* the task owns it now */
 		tk->need_first = tk->lock_first = first;
 		tk->need_end = tk->lock_end = end;
 	}
-	return rc;
 }
 
 /* The task list: COPY, index statements, functions, ANALYZE. */
@@ -600,11 +590,11 @@ static int build_tasks(struct loader *ld, struct err *err)
 {
 	int nunits = ld->ddl.nunits;
 	double *rest;
-	int i, u, rc;
+	int i, u;
 
-	ld->tasks =
-		calloc((size_t)(nunits + ld->ddl.nindexes + 1 + MAX_INDEXES),
-		       sizeof(*ld->tasks));
+	ld->tasks = calloc(
+		(size_t)(nunits + ld->ddl.nindexes + 1 + ld->ddl.nanalyzes),
+		sizeof(*ld->tasks));
 	ld->copy_done = calloc((size_t)nunits, sizeof(*ld->copy_done));
 	ld->busy = calloc((size_t)nunits, sizeof(*ld->busy));
 	rest = calloc((size_t)nunits, sizeof(*rest));
@@ -625,11 +615,7 @@ static int build_tasks(struct loader *ld, struct err *err)
 	}
 	add_index_tasks(ld);
 	add_task(ld, TASK_FUNCTIONS, -1, NULL, 0.1)->need_end = nunits;
-	rc = add_analyze_tasks(ld, err);
-	if (rc < 0) {
-		free(rest);
-		return rc;
-	}
+	add_analyze_tasks(ld);
 
 	/*
 	 * Priority: the work left on the task's unit from it on; what works
@@ -1109,7 +1095,8 @@ int load_run(const struct load_opts *opts, struct load_progress *progress,
 	}
 	rc = layout_ddl_build(opts->layout, opts->warehouses, names,
 			      opts->ndirs, schema_tables_sql,
-			      schema_indexes_sql, &ld->ddl, err);
+			      schema_indexes_sql, schema_analyze_sql, &ld->ddl,
+			      err);
 	if (rc < 0)
 		goto out;
 

@@ -86,7 +86,7 @@ static void test_single_is_the_files(void **state)
 	(void)state;
 	assert_int_equal(layout_ddl_build(LOAD_LAYOUT_SINGLE, 5, NULL, 0,
 					  schema_tables_sql, schema_indexes_sql,
-					  &ddl, &err),
+					  schema_analyze_sql, &ddl, &err),
 			 0);
 	assert_string_equal(ddl.tables_sql, schema_tables_sql);
 	assert_int_equal(ddl.nunits, LOAD_TABLE_NR);
@@ -106,6 +106,13 @@ static void test_single_is_the_files(void **state)
 		assert_false(ddl.indexes[i].attach);
 		free(stmts[i]);
 	}
+	n = load_split_statements(schema_analyze_sql, stmts, 64);
+	assert_int_equal(ddl.nanalyzes, n);
+	for (i = 0; i < n; i++) {
+		assert_string_equal(ddl.analyzes[i].sql, stmts[i]);
+		assert_int_equal(ddl.analyzes[i].unit, -1);
+		free(stmts[i]);
+	}
 	layout_ddl_free(&ddl);
 	assert_null(ddl.tables_sql);
 }
@@ -122,7 +129,7 @@ static void test_table_layout_w3(void **state)
 	(void)state;
 	assert_int_equal(layout_ddl_build(LOAD_LAYOUT_TABLE, 3, ts3, 3,
 					  schema_tables_sql, schema_indexes_sql,
-					  &ddl, &err),
+					  schema_analyze_sql, &ddl, &err),
 			 0);
 	n = layout_tpcc_relations(3, rels, LAYOUT_TPCC_RELS, &err);
 	assert_int_equal(n, LAYOUT_TPCC_RELS);
@@ -178,7 +185,7 @@ static void test_warehouse_layout_w7(void **state)
 	(void)state;
 	assert_int_equal(layout_ddl_build(LOAD_LAYOUT_WAREHOUSE, 7, ts3, 3,
 					  schema_tables_sql, schema_indexes_sql,
-					  &ddl, &err),
+					  schema_analyze_sql, &ddl, &err),
 			 0);
 	assert_int_equal(ddl.nunits, 8 * 3 + 1);
 	for (t = 0; t < LOAD_TABLE_NR; t++) {
@@ -250,6 +257,27 @@ static void test_warehouse_layout_w7(void **state)
 	assert_non_null(strstr(ddl.indexes[0].sql,
 			       "ALTER TABLE order_line_p1 ADD CONSTRAINT "
 			       "order_line_p1_pkey PRIMARY KEY ("));
+	/* ANALYZE per partition at a third of the target; item whole */
+	assert_int_equal(ddl.nanalyzes, 8 * 3 + 1);
+	for (i = 0, k = 0; i < ddl.nanalyzes; i++) {
+		const struct layout_ddl_stmt *s = &ddl.analyzes[i];
+
+		if (s->table == LOAD_ITEM) {
+			assert_int_equal(s->unit, -1);
+			assert_string_equal(s->sql, "ANALYZE item (i_id);");
+			continue;
+		}
+		assert_true(s->unit >= 0);
+		snprintf(want, sizeof(want), "ANALYZE %s ",
+			 ddl.units[s->unit].name);
+		assert_non_null(strstr(s->sql, want));
+		assert_non_null(strstr(s->sql, "::numeric / 3))"));
+		assert_non_null(strstr(s->sql, "RESET default_statistics_"));
+		if (strstr(s->sql, "ANALYZE stock_p2 (s_w_id, s_i_id, "
+				   "s_quantity);"))
+			k++;
+	}
+	assert_int_equal(k, 1);
 	layout_ddl_free(&ddl);
 }
 
@@ -262,7 +290,7 @@ static void test_warehouse_one_dir_each(void **state)
 	/* as many directories as warehouses: one warehouse each */
 	assert_int_equal(layout_ddl_build(LOAD_LAYOUT_WAREHOUSE, 3, ts3, 3,
 					  schema_tables_sql, schema_indexes_sql,
-					  &ddl, &err),
+					  schema_analyze_sql, &ddl, &err),
 			 0);
 	assert_non_null(strstr(ddl.tables_sql,
 			       "CREATE TABLE stock_p3 PARTITION OF stock FOR "
@@ -272,7 +300,7 @@ static void test_warehouse_one_dir_each(void **state)
 	/* more: refused */
 	assert_int_equal(layout_ddl_build(LOAD_LAYOUT_WAREHOUSE, 2, ts3, 3,
 					  schema_tables_sql, schema_indexes_sql,
-					  &ddl, &err),
+					  schema_analyze_sql, &ddl, &err),
 			 -EINVAL);
 	assert_non_null(strstr(err.msg, "3 devices for 2 warehouses"));
 	assert_null(ddl.tables_sql);
@@ -284,24 +312,31 @@ static const struct {
 	int ntablespaces;
 	const char *tables; /* NULL: tables.sql */
 	const char *indexes;
+	const char *analyze; /* NULL: analyze.sql */
 	const char *words;
 } refused[] = {
-	{LOAD_LAYOUT_SINGLE, 2, NULL, "", "tablespaces"},
-	{LOAD_LAYOUT_TABLE, 0, NULL, "", "tablespaces"},
+	{LOAD_LAYOUT_SINGLE, 2, NULL, "", NULL, "tablespaces"},
+	{LOAD_LAYOUT_TABLE, 0, NULL, "", NULL, "tablespaces"},
 	{LOAD_LAYOUT_TABLE, 2, NULL,
-	 "CREATE INDEX stock_x ON stock (s_w_id) WHERE s_w_id > 1",
+	 "CREATE INDEX stock_x ON stock (s_w_id) WHERE s_w_id > 1", NULL,
 	 "cannot place"},
-	{LOAD_LAYOUT_TABLE, 2, NULL, "CLUSTER stock", "cannot place"},
+	{LOAD_LAYOUT_TABLE, 2, NULL, "CLUSTER stock", NULL, "cannot place"},
 	{LOAD_LAYOUT_TABLE, 2, NULL, "CREATE INDEX stock_x ON stock (s_w_id)",
-	 "no expected size of index stock_x"},
-	{LOAD_LAYOUT_WAREHOUSE, 2, NULL, "CREATE INDEX x ON nosuch (a)",
+	 NULL, "no expected size of index stock_x"},
+	{LOAD_LAYOUT_WAREHOUSE, 2, NULL, "CREATE INDEX x ON nosuch (a)", NULL,
 	 "not one of our tables"},
-	{LOAD_LAYOUT_TABLE, 2, "CREATE TABLE warehouse (w_id int);", "",
+	{LOAD_LAYOUT_TABLE, 2, "CREATE TABLE warehouse (w_id int);", "", NULL,
 	 "no table district"},
-	{LOAD_LAYOUT_TABLE, 2, "CREATE VIEW v AS SELECT 1;", "",
+	{LOAD_LAYOUT_TABLE, 2, "CREATE VIEW v AS SELECT 1;", "", NULL,
 	 "not CREATE TABLE"},
 	{LOAD_LAYOUT_TABLE, 2, "CREATE TABLE stock (a int) WITH (x=1);", "",
-	 "after the column list"},
+	 NULL, "after the column list"},
+	{LOAD_LAYOUT_WAREHOUSE, 2, NULL, "", "ANALYZE pg_class",
+	 "no table of ours"},
+	{LOAD_LAYOUT_WAREHOUSE, 2, NULL, "", "ANALYZE stock, customer",
+	 "cannot place"},
+	{LOAD_LAYOUT_WAREHOUSE, 2, NULL, "", "ANALYZE stock (s_w_id) extra",
+	 "cannot place"},
 };
 
 static void test_refused(void **state)
@@ -318,7 +353,10 @@ static void test_refused(void **state)
 				      refused[i].ntablespaces,
 				      refused[i].tables ? refused[i].tables
 							: schema_tables_sql,
-				      refused[i].indexes, &ddl, &err);
+				      refused[i].indexes,
+				      refused[i].analyze ? refused[i].analyze
+							 : schema_analyze_sql,
+				      &ddl, &err);
 		if (rc != -EINVAL || !strstr(err.msg, refused[i].words))
 			fail_msg("case %zu: rc %d, '%s'", i, rc, err.msg);
 		assert_null(ddl.units);
