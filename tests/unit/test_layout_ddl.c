@@ -264,7 +264,8 @@ static void test_warehouse_layout_w7(void **state)
 
 		if (s->table == LOAD_ITEM) {
 			assert_int_equal(s->unit, -1);
-			assert_string_equal(s->sql, "ANALYZE item (i_id);");
+			assert_int_equal(
+				strncmp(s->sql, "ANALYZE item (i_id);", 20), 0);
 			continue;
 		}
 		assert_true(s->unit >= 0);
