@@ -3,8 +3,9 @@
 # bench_layout.sh - what spreading a load over tablespaces costs: `oltpmark
 # load -w W` into one directory, over D tablespace directories in the
 # table layout, and over the same D in the warehouse layout, on one
-# throwaway server, interleaved (single, table, warehouse, single, ...)
-# so that whatever else the machine does falls on all three alike. Prints
+# throwaway server, interleaved (single, table, warehouse; then table,
+# warehouse, single; ...: each round starts with the next one) so that
+# whatever else the machine does falls on all three alike. Prints
 # the seconds of every load, each layout's time over the single-directory
 # load of the same round, and the ratio of the medians. The target
 # (docs/layout.md): no layout above 1.15 times the single directory.
@@ -168,16 +169,29 @@ done
 secs=() cpus=()
 printf '  %-6s %-9s %8s %7s %10s %8s\n' round layout seconds "CPU s" \
 	"s/single" "CPU/single"
+layouts=(single table warehouse)
 for ((run = 1; run <= RUNS; run++)); do
-	for layout in single table warehouse; do
+	# each round starts with another layout, so none is always first
+	order=()
+	for ((i = 0; i < 3; i++)); do
+		order+=("${layouts[(run - 1 + i) % 3]}")
+	done
+	round=()
+	for layout in "${order[@]}"; do
 		read -r t c < <(load "$layout")
 		secs+=("$layout $t") cpus+=("$layout $c")
-		[[ $layout == single ]] && base_t=$t base_c=$c
-		awk -v r="$run" -v l="$layout" -v t="$t" -v c="$c" \
-			-v bt="$base_t" -v bc="$base_c" 'BEGIN {
-			printf "  %-6s %-9s %8.2f %7.2f %10.3f %8.3f\n", r, l,
-			       t, c, t / bt, c / bc }'
+		round+=("$layout $t $c")
 	done
+	# print in the fixed order, each over the round's single directory
+	printf '%s\n' "${round[@]}" | awk -v r="$run" '
+		{ t[$1] = $2; c[$1] = $3 }
+		END {
+			split("single table warehouse", l, " ")
+			for (i = 1; i <= 3; i++)
+				printf "  %-6s %-9s %8.2f %7.2f %10.3f %8.3f\n", r,
+				       l[i], t[l[i]], c[l[i]],
+				       t[l[i]] / t["single"], c[l[i]] / c["single"]
+		}'
 done
 # the medians of each layout, and their ratios to the single directory's
 for layout in single table warehouse; do
