@@ -185,11 +185,19 @@ int tablespace_find_old(PGconn *conn, struct tablespace_old *old,
 
 	memset(old, 0, sizeof(*old));
 	res = query(conn, "looking for the tablespaces of our tables",
-		    "SELECT t.spcname FROM pg_tablespace t "
+		    "WITH RECURSIVE ours(oid) AS ("
+		    " SELECT to_regclass(n)::oid FROM unnest('{warehouse,"
+		    "district,customer,history,new_order,orders,order_line,"
+		    "item,stock}'::text[]) n WHERE to_regclass(n) IS NOT NULL"
+		    " UNION ALL SELECT i.inhrelid FROM pg_inherits i"
+		    " JOIN ours o ON i.inhparent = o.oid"
+		    "), rels(oid) AS ("
+		    " SELECT oid FROM ours UNION ALL SELECT x.indexrelid"
+		    " FROM pg_index x JOIN ours o ON x.indrelid = o.oid"
+		    ") SELECT t.spcname FROM pg_tablespace t "
 		    "WHERE t.spcname ~ '^oltpmark_ts[0-9]+$' AND EXISTS ("
-		    "SELECT 1 FROM pg_class c WHERE c.reltablespace = t.oid "
-		    "AND c.relnamespace = current_schema()::regnamespace) "
-		    "ORDER BY t.oid",
+		    "SELECT 1 FROM rels r JOIN pg_class c ON c.oid = r.oid "
+		    "WHERE c.reltablespace = t.oid) ORDER BY t.oid",
 		    0, NULL, &rc, err);
 	if (!res)
 		return rc;

@@ -82,9 +82,10 @@ struct tablespace_old {
 };
 
 /*
- * The oltpmark_ts tablespaces that relations of this database's current
- * schema are in, into old: what --drop drops after the tables. 0, or
- * -ENOTCONN / -EIO / -E2BIG with err set.
+ * The oltpmark_ts tablespaces that our tables (as the search path finds
+ * them), their partitions or their indexes are in, into old: what
+ * --drop drops after the tables. 0, or -ENOTCONN / -EIO / -E2BIG with
+ * err set.
  */
 int tablespace_find_old(PGconn *conn, struct tablespace_old *old,
 			struct err *err);
