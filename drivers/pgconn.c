@@ -309,6 +309,7 @@ static const struct meta_field meta_fields[] = {
 	META_TEXT_FIELD(version, true),
 	META_TEXT_FIELD(load_started, false),
 	META_TEXT_FIELD(load_finished, false),
+	META_TEXT_FIELD(layout, false),
 };
 
 #define META_NFIELDS ((int)(sizeof(meta_fields) / sizeof(meta_fields[0])))
@@ -387,14 +388,12 @@ int pgconn_meta_parse(const char *const *keys, const char *const *values, int n,
 	return 0;
 }
 
-int pgconn_meta_read(PGconn *conn, struct pgconn_meta *meta, struct err *err)
+/* 0 when oltpmark_meta exists, -ENOENT when not, or the query's error. */
+static int meta_table_exists(PGconn *conn, struct err *err)
 {
-	const char *keys[16], *values[16];
 	char found[8];
-	PGresult *res;
-	int i, n, rc;
+	int rc;
 
-	memset(meta, 0, sizeof(*meta));
 	/* to_regclass first: a missing table is an answer, not an error */
 	rc = pgconn_value(conn, "looking for oltpmark_meta",
 			  "SELECT to_regclass('oltpmark_meta') IS NOT NULL",
@@ -405,6 +404,19 @@ int pgconn_meta_read(PGconn *conn, struct pgconn_meta *meta, struct err *err)
 		return err_set(err, -ENOENT,
 			       "not an oltpmark database (no oltpmark_meta "
 			       "table)");
+	return 0;
+}
+
+int pgconn_meta_read(PGconn *conn, struct pgconn_meta *meta, struct err *err)
+{
+	const char *keys[16], *values[16];
+	PGresult *res;
+	int i, n, rc;
+
+	memset(meta, 0, sizeof(*meta));
+	rc = meta_table_exists(conn, err);
+	if (rc < 0)
+		return rc;
 	res = PQexec(conn, "SELECT * FROM oltpmark_meta LIMIT 2");
 	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
 		char msg[ERR_MSG_MAX];
@@ -470,4 +482,36 @@ int pgconn_meta_format(const struct pgconn_meta *meta, char *out,
 		pos += (size_t)len;
 	}
 	return (int)pos;
+}
+
+int pgconn_meta_layout_map(PGconn *conn, char **json, struct err *err)
+{
+	char msg[ERR_MSG_MAX];
+	PGresult *res;
+	int rc;
+
+	*json = NULL;
+	rc = meta_table_exists(conn, err);
+	if (rc < 0)
+		return rc;
+	/* through to_jsonb(): an older table without the column gives NULL */
+	res = PQexec(conn, "SELECT to_jsonb(m) ->> 'layout_map' "
+			   "FROM oltpmark_meta m LIMIT 2");
+	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+		pgconn_error(res, conn, msg, sizeof(msg));
+		PQclear(res);
+		return err_set(err, pgconn_failure_code(conn),
+			       "reading oltpmark_meta: %s", msg);
+	}
+	if (PQntuples(res) != 1)
+		rc = err_set(err, PQntuples(res) ? -EINVAL : -ENOENT,
+			     PQntuples(res) ? "oltpmark_meta has more than one "
+					      "row"
+					    : "not an oltpmark database "
+					      "(oltpmark_meta has no row)");
+	else if (!PQgetisnull(res, 0, 0) &&
+		 !(*json = strdup(PQgetvalue(res, 0, 0))))
+		rc = err_set(err, -ENOMEM, "out of memory");
+	PQclear(res);
+	return rc;
 }

@@ -121,6 +121,9 @@ struct pgconn_meta {
 	char version[32];	/* oltpmark version that loaded it */
 	char load_started[40];	/* server's text of the timestamp */
 	char load_finished[40]; /* "" while loading */
+	char layout[16];	/* "single", "table" or "warehouse"
+				   (docs/layout.md); "" from a database
+				   loaded before layouts existed */
 };
 
 /*
@@ -150,5 +153,14 @@ int pgconn_meta_read(PGconn *conn, struct pgconn_meta *meta, struct err *err);
  */
 int pgconn_meta_format(const struct pgconn_meta *meta, char *out,
 		       size_t out_size);
+
+/*
+ * Read oltpmark_meta.layout_map (the JSON of docs/formats.md, which can
+ * be long, so it is not in struct pgconn_meta) into *json, malloc'ed
+ * (the caller frees it); NULL while a load is under way or in a database
+ * loaded before the column existed. 0; -ENOENT as pgconn_meta_read;
+ * -ENOTCONN / -EIO / -ENOMEM with err set.
+ */
+int pgconn_meta_layout_map(PGconn *conn, char **json, struct err *err);
 
 #endif

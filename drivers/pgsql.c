@@ -23,6 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "drivers/pglayout.h"
 #include "drivers/pgsql_internal.h"
 #include "src/base/log.h"
 
@@ -712,6 +713,32 @@ static void pgsql_describe_address(struct driver_conn *conn, json_t *server)
 		json_object_set_new(server, "port", json_integer(atoi(port)));
 }
 
+/*
+ * "layout": where the relations of the loaded database are, down to the
+ * block devices (drivers/pglayout.h), under the layout name the loader
+ * recorded. A database without oltpmark_meta gets none.
+ */
+static int pgsql_describe_layout(struct driver_conn *conn, json_t *server,
+				 struct err *err)
+{
+	struct pgconn_meta meta;
+	struct err why = {""};
+	json_t *layout;
+	int rc;
+
+	rc = pgconn_meta_read(conn->pg, &meta, &why);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc == 0)
+		rc = pglayout_read(conn->pg,
+				   meta.layout[0] ? meta.layout : "single",
+				   "/sys", &layout, &why);
+	if (rc < 0)
+		return err_set(err, rc, "pgsql: %s", why.msg);
+	json_object_set_new(server, "layout", layout);
+	return 0;
+}
+
 static int pgsql_describe(struct driver_conn *conn, json_t *server,
 			  struct err *err)
 {
@@ -776,7 +803,7 @@ static int pgsql_describe(struct driver_conn *conn, json_t *server,
 		json_object_set_new(server, "postmaster_pid",
 				    json_integer(pid));
 	PQclear(res);
-	return 0;
+	return pgsql_describe_layout(conn, server, err);
 }
 
 /*

@@ -14,6 +14,7 @@
  * the same reader as load, check and run, not from their own SQL.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "drivers/pgconn.h"
@@ -22,14 +23,17 @@
 #include "src/base/log.h"
 #include "src/cmd/opt.h"
 
-/* check --meta: oltpmark_meta as key=value lines on stdout. */
+/*
+ * check --meta: oltpmark_meta as key=value lines on stdout; the last
+ * column, layout_map, is JSON on one line (empty while loading).
+ */
 static int print_meta(const char *conninfo)
 {
 	struct pgconn_meta meta;
 	struct err err = {""};
-	char text[1024];
+	char text[1024], *layout_map;
 
-	if (check_read_meta(conninfo, &meta, &err) < 0) {
+	if (check_read_meta(conninfo, &meta, &layout_map, &err) < 0) {
 		log_error("check: %s", err.msg);
 		return EXIT_WORK_FAILED;
 	}
@@ -37,9 +41,12 @@ static int print_meta(const char *conninfo)
 	    (int)sizeof(text)) {
 		log_error("check: oltpmark_meta does not fit in %zu bytes",
 			  sizeof(text));
+		free(layout_map);
 		return EXIT_WORK_FAILED;
 	}
 	fputs(text, stdout);
+	printf("layout_map=%s\n", layout_map ? layout_map : "");
+	free(layout_map);
 	return fflush(stdout) == 0 ? 0 : EXIT_WORK_FAILED;
 }
 
@@ -76,9 +83,9 @@ int cmd_check(int argc, char **argv)
 			"when the database is not a finished\noltpmark load. "
 			"--meta prints the row the loader left in "
 			"oltpmark_meta\n(status, warehouses, c_load_c_last, "
-			"seed, version, load_started,\nload_finished), one "
-			"key=value line each, whatever the status; exit 1\n"
-			"when the database has none.",
+			"seed, version, load_started,\nload_finished, layout, "
+			"layout_map), one key=value line each, whatever\nthe "
+			"status; exit 1 when the database has none.",
 		.opts = opts,
 		.nopts = sizeof(opts) / sizeof(opts[0]),
 		.min_args = 0,

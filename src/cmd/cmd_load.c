@@ -17,6 +17,7 @@
 #include "src/base/clock.h"
 #include "src/cmd/cmd.h"
 #include "src/load/load.h"
+#include "src/load/tablespace.h"
 #include "src/base/log.h"
 #include "src/cmd/opt.h"
 
@@ -70,11 +71,55 @@ static int random_seed(void)
 	return (int)(v & INT_MAX);
 }
 
+/*
+ * Check the tablespace options before connecting: --layout and
+ * --allow-shared-device need --tablespace-dir, the directories are
+ * checked (tablespace.h) and the layout chosen. 0, or EXIT_BAD_USAGE
+ * after printing one line.
+ */
+static int check_layout(const struct opt_list *dirs, int layout,
+			bool allow_shared, int warehouses, struct load_opts *lo)
+{
+	struct tablespace_dir checked[LOAD_TABLESPACES_MAX];
+	struct err err = {""};
+	char warning[1024];
+
+	if (dirs->count == 0) {
+		if (layout >= 0 || allow_shared) {
+			log_error("load: --%s needs --tablespace-dir",
+				  layout >= 0 ? "layout"
+					      : "allow-shared-device");
+			return EXIT_BAD_USAGE;
+		}
+		lo->layout = LOAD_LAYOUT_SINGLE;
+		return 0;
+	}
+	/* the choices are table, warehouse: enum load_layout from 1 */
+	lo->layout = layout >= 0 ? (enum load_layout)(layout + 1)
+				 : LOAD_LAYOUT_TABLE;
+	lo->dirs = dirs->items;
+	lo->ndirs = dirs->count;
+	lo->allow_shared_device = allow_shared;
+	if (tablespace_check_dirs(lo->dirs, lo->ndirs, lo->layout, warehouses,
+				  allow_shared, "/sys", checked, warning,
+				  sizeof(warning), &err) < 0) {
+		log_error("load: %s", err.msg);
+		return EXIT_BAD_USAGE;
+	}
+	if (warning[0])
+		log_warn("load: tablespace directories share a device "
+			 "(--allow-shared-device): %s",
+			 warning);
+	return 0;
+}
+
 int cmd_load(int argc, char **argv)
 {
-	static int warehouses, jobs, seed = -1;
-	static bool drop;
+	static int warehouses, jobs, seed = -1, layout = -1;
+	static bool drop, allow_shared;
 	static const char *conninfo;
+	static struct opt_list dirs;
+	static const char *const layouts[] = {"table", "warehouse", NULL};
 	/* clang-format off */
 	static const struct opt_def opts[] = {
 		{ .long_name = "warehouses", .short_name = 'w',
@@ -94,6 +139,18 @@ int cmd_load(int argc, char **argv)
 		{ .long_name = "conninfo", .kind = OPT_STRING,
 		  .value = &conninfo, .arg_name = "STR",
 		  .help = "libpq conninfo, URI or database name (default: PG* vars)" },
+		{ .long_name = "tablespace-dir", .kind = OPT_LIST,
+		  .value = &dirs, .arg_name = "DIR",
+		  .help = "an empty directory of the server's user on a "
+			  "device of its own (repeat per device)" },
+		{ .long_name = "layout", .kind = OPT_CHOICE, .value = &layout,
+		  .arg_name = "table|warehouse", .choices = layouts,
+		  .help = "how the relations spread over the directories "
+			  "(default: table)" },
+		{ .long_name = "allow-shared-device", .kind = OPT_FLAG,
+		  .value = &allow_shared,
+		  .help = "two directories on one device: a warning, not an "
+			  "error" },
 	};
 	/* clang-format on */
 	static const struct opt_cmd cmd = {
@@ -107,7 +164,16 @@ int cmd_load(int argc, char **argv)
 			"is\nrefused unless --drop is given. While it works, "
 			"oltpmark_meta says\n'loading'; it says 'loaded' only "
 			"when everything succeeded. --seed N\nreproduces a "
-			"load: the rows of warehouse w depend only on N and w.",
+			"load: the rows of warehouse w depend only on N and "
+			"w.\n\nWith --tablespace-dir (once per device) the "
+			"database is spread over\ntablespaces oltpmark_ts1..N "
+			"in those directories: --layout table places\nwhole "
+			"tables and indexes, balancing the expected bytes "
+			"(an index apart\nfrom its table); --layout warehouse "
+			"range-partitions the eight\nwarehouse tables, "
+			"partition k in directory k, ITEM in the first. A bad\n"
+			"directory is refused (exit 2) before anything is "
+			"created. See\ndocs/layout.md.",
 		.opts = opts,
 		.nopts = sizeof(opts) / sizeof(opts[0]),
 		.min_args = 0,
@@ -138,6 +204,10 @@ int cmd_load(int argc, char **argv)
 		log_error("option --conninfo: %s", err.msg);
 		return EXIT_BAD_USAGE;
 	}
+	lo = (struct load_opts){0};
+	rc = check_layout(&dirs, layout, allow_shared, warehouses, &lo);
+	if (rc)
+		return rc;
 	if (jobs == 0) {
 		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 		jobs = ncpu < 1 ? 1 : ncpu > 256 ? 256 : (int)ncpu;
@@ -151,14 +221,12 @@ int cmd_load(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
-	lo = (struct load_opts){
-		.conninfo = conninfo ? conninfo : "",
-		.warehouses = warehouses,
-		.jobs = jobs,
-		.seed = (uint64_t)seed,
-		.drop = drop,
-		.version = OLTPMARK_VERSION,
-	};
+	lo.conninfo = conninfo ? conninfo : "";
+	lo.warehouses = warehouses;
+	lo.jobs = jobs;
+	lo.seed = (uint64_t)seed;
+	lo.drop = drop;
+	lo.version = OLTPMARK_VERSION;
 	pl.enabled = isatty(STDERR_FILENO);
 	rc = load_run(&lo, &progress, progress_tick, &pl, &load_stop, &result,
 		      &err);
@@ -169,15 +237,24 @@ int cmd_load(int argc, char **argv)
 			  "'loading' (reload with --drop)");
 		return EXIT_WORK_FAILED;
 	}
+	if (rc < 0 && result.bad_input) {
+		log_error("load: %s", err.msg);
+		return EXIT_BAD_USAGE;
+	}
 	if (rc < 0) {
 		log_error("load failed: %s", err.msg);
 		return EXIT_WORK_FAILED;
 	}
 	printf("loaded %d warehouse%s in %.2f s (data %.2f s): %.0f MB, "
-	       "%.1f MB/s; %d jobs, seed %d, C-Load %d, wal_level %s\n",
+	       "%.1f MB/s; %d jobs, seed %d, C-Load %d, wal_level %s",
 	       warehouses, warehouses == 1 ? "" : "s", result.total_seconds,
 	       result.data_seconds, (double)result.database_bytes / 1e6,
 	       (double)result.database_bytes / 1e6 / result.total_seconds, jobs,
 	       seed, result.c_load, result.wal_level);
+	if (lo.ndirs > 0)
+		printf("; layout %s over %d tablespace%s",
+		       load_layout_name(lo.layout), lo.ndirs,
+		       lo.ndirs == 1 ? "" : "s");
+	printf("\n");
 	return 0;
 }

@@ -245,15 +245,19 @@ static int check_meta(PGconn *conn, struct err *err)
 }
 
 int check_read_meta(const char *conninfo, struct pgconn_meta *meta,
-		    struct err *err)
+		    char **layout_map, struct err *err)
 {
 	PGconn *conn;
 	int rc;
 
+	if (layout_map)
+		*layout_map = NULL;
 	rc = pgconn_connect(conninfo, PGCONN_CHECK, &conn, err);
 	if (rc < 0)
 		return rc;
 	rc = pgconn_meta_read(conn, meta, err);
+	if (rc == 0 && layout_map)
+		rc = pgconn_meta_layout_map(conn, layout_map, err);
 	PQfinish(conn);
 	return rc;
 }

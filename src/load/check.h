@@ -81,11 +81,13 @@ int check_run(const struct check_opts *opts, struct check_outcome *out,
 /*
  * Connect to conninfo and read oltpmark_meta into meta, whatever its
  * status says (`oltpmark check --meta`: scripts ask it whether a database
- * holds the load they want). 0; -ENOENT for a database without the meta
- * row; another negative errno when the connection or the query failed.
- * err says which.
+ * holds the load they want), and when layout_map is not NULL the JSON of
+ * oltpmark_meta.layout_map into *layout_map (malloc'ed, the caller frees
+ * it; NULL when the column is). 0; -ENOENT for a database without the
+ * meta row; another negative errno when the connection or the query
+ * failed. err says which.
  */
 int check_read_meta(const char *conninfo, struct pgconn_meta *meta,
-		    struct err *err);
+		    char **layout_map, struct err *err);
 
 #endif

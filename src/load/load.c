@@ -18,13 +18,23 @@
  *     (they would only wait for each other's locks). So index builds of
  *     the tables loaded first overlap the COPY of the big ones, and both
  *     cores stay busy to the end.
- *  3. The meta row says 'loaded' only when every task has succeeded.
+ *  3. The meta row says 'loaded' only when every task has succeeded, and
+ *     records the layout the database ended up with (drivers/pglayout.h).
  *
  * Why one COPY per table and not per warehouse: COPY FREEZE (and the WAL
  * skip of wal_level=minimal) needs the table truncated in the COPY's own
  * transaction, which locks the table, so only one stream per table can
  * have it. With nine tables and a few cores the per-table split keeps
  * every core busy anyway (docs/load.md has the measurements).
+ *
+ * With tablespace directories (docs/layout.md) the relations come from
+ * layout_ddl.h instead of the schema files as they are, and the unit of
+ * work is a "unit": a table, or in the warehouse layout one partition,
+ * which is a table of its own, so each partition gets its own COPY
+ * FREEZE, in parallel with the others. Before step 1 the directories are
+ * checked and the tablespaces created (tablespace.h); CREATE TABLESPACE
+ * cannot run in a transaction block, so when step 1 fails they are
+ * dropped again by hand.
  */
 #include "src/load/load.h"
 
@@ -38,12 +48,16 @@
 
 #include <libpq-fe.h>
 
+#include <jansson.h>
+
 #include "drivers/pgconn.h"
+#include "drivers/pglayout.h"
 #include "src/base/clock.h"
+#include "src/load/layout_ddl.h"
 #include "src/load/load_copy.h"
 #include "src/load/schema_sql.h"
+#include "src/load/tablespace.h"
 
-#define MAX_TASKS     96
 #define MAX_INDEXES   64 /* statements in indexes.sql */
 #define MAX_FUNCTIONS 64
 
@@ -59,21 +73,32 @@ static const char session_sql[] =
 	"SET max_parallel_maintenance_workers = 0;";
 
 enum task_kind {
-	TASK_COPY,	/* TRUNCATE + COPY FREEZE of one table */
-	TASK_INDEX,	/* one statement of indexes.sql */
+	TASK_COPY,	/* TRUNCATE + COPY FREEZE of one unit */
+	TASK_INDEX,	/* one statement of keys and indexes */
 	TASK_FUNCTIONS, /* functions.sql */
 	TASK_ANALYZE,	/* ANALYZE of one table */
 };
 
-/* One piece of work for a job thread. */
+/*
+ * One piece of work for a job thread. Units are the COPY targets of
+ * layout_ddl.h (a table, or a partition); a task waits until the COPY of
+ * every unit in its "need" range has committed, and no two tasks whose
+ * "lock" ranges overlap run at once (they would only wait for each
+ * other's table locks).
+ */
 struct task {
-	enum task_kind kind; /* what to run */
-	int table;	     /* enum load_table, -1: none or unknown */
-	char *sql;	     /* TASK_INDEX: the statement (owned) */
-	double cost_s;	     /* estimated seconds, for the priority */
-	double chain_s;	     /* cost of the rest of its table's chain */
-	bool started;	     /* taken by a job */
-	bool done;	     /* finished successfully */
+	enum task_kind kind;	  /* what to run */
+	int table;		  /* enum load_table, -1: none or unknown */
+	int unit;		  /* TASK_COPY: the unit */
+	int need_first, need_end; /* units whose COPY must be done */
+	int lock_first, lock_end; /* units it works on */
+	char *sql;		  /* INDEX, ANALYZE: the statement (owned) */
+	int waits;		  /* unfinished tasks it must wait for */
+	int then;		  /* the task waiting for this one, -1 */
+	double cost_s;		  /* estimated seconds, for the priority */
+	double chain_s;		  /* cost of the rest of its unit's chain */
+	bool started;		  /* taken by a job */
+	bool done;		  /* finished successfully */
 };
 
 /* Everything the job threads share, under mu. */
@@ -82,20 +107,35 @@ struct loader {
 	struct load_gen_params params;	/* seed, C-Load, timestamp */
 	struct load_progress *progress; /* counters for the caller */
 	volatile sig_atomic_t *stop;	/* caller's flag: main thread only */
+	struct layout_ddl ddl;		/* the relations and their units */
 	pthread_mutex_t mu;		/* guards all below */
 	pthread_cond_t cv;		/* a task finished, or failure */
-	struct task tasks[MAX_TASKS];	/* the work */
+	struct task *tasks;		/* the work */
 	int ntasks;			/* entries in tasks */
 	int tasks_left;			/* not yet done */
-	bool copy_done[LOAD_TABLE_NR];	/* table's COPY committed */
+	bool *copy_done;		/* per unit: its COPY committed */
+	bool *busy;			/* per unit: a task on it runs */
+	int table_left[LOAD_TABLE_NR];	/* units of a table not copied yet */
 	int copies_left;		/* COPY tasks not yet done */
-	bool busy[LOAD_TABLE_NR];	/* a task on this table runs */
 	atomic_bool failed;		/* stop taking tasks */
 	int rc;				/* first failure, 0 if none */
 	struct err err;			/* and its message */
-	PGcancel *cancel[MAX_TASKS];	/* per job, while connected */
+	PGcancel **cancel;		/* per job, while connected */
 	int64_t data_done_us;		/* when the last COPY committed */
 };
+
+const char *load_layout_name(enum load_layout layout)
+{
+	static const char *const names[LOAD_LAYOUT_NR] = {
+		[LOAD_LAYOUT_SINGLE] = "single",
+		[LOAD_LAYOUT_TABLE] = "table",
+		[LOAD_LAYOUT_WAREHOUSE] = "warehouse",
+	};
+
+	if ((int)layout < 0 || layout >= LOAD_LAYOUT_NR)
+		return "?";
+	return names[layout];
+}
 
 /* Record the first failure and wake everyone. Call with mu held. */
 static void fail_locked(struct loader *ld, int rc, const struct err *err)
@@ -110,23 +150,17 @@ static void fail_locked(struct loader *ld, int rc, const struct err *err)
 
 static bool task_ready(const struct loader *ld, const struct task *t)
 {
-	if (t->started)
+	int u;
+
+	if (t->started || t->waits > 0)
 		return false;
-	if (t->table >= 0 && ld->busy[t->table])
-		return false;
-	switch (t->kind) {
-	case TASK_COPY:
-		return true;
-	case TASK_INDEX:
-		return t->table >= 0 ? ld->copy_done[t->table]
-				     : ld->copies_left == 0;
-	case TASK_FUNCTIONS:
-		return ld->copies_left == 0;
-	case TASK_ANALYZE:
-		/* Before or after the index builds: it needs neither. */
-		return ld->copy_done[t->table];
-	}
-	return false;
+	for (u = t->lock_first; u < t->lock_end; u++)
+		if (ld->busy[u])
+			return false;
+	for (u = t->need_first; u < t->need_end; u++)
+		if (!ld->copy_done[u])
+			return false;
+	return true;
 }
 
 /* The ready task with the longest chain after it, or NULL. */
@@ -147,14 +181,18 @@ static struct task *pick_task(struct loader *ld)
 static int run_task(struct loader *ld, PGconn *conn, struct task *t,
 		    struct err *err)
 {
+	const struct layout_ddl_unit *u;
 	struct load_copy_job job;
 
 	switch (t->kind) {
 	case TASK_COPY:
+		u = &ld->ddl.units[t->unit];
 		job = (struct load_copy_job){
 			.params = &ld->params,
 			.table = t->table,
-			.warehouses = ld->opts->warehouses,
+			.relation = u->name,
+			.w_first = u->w_first,
+			.w_last = u->w_last,
 			.bytes = &ld->progress->copy_bytes,
 			.failed = &ld->failed,
 		};
@@ -179,19 +217,31 @@ static void task_finished(struct loader *ld, struct task *t)
 	atomic_fetch_add(&pr->tasks_done, 1);
 	switch (t->kind) {
 	case TASK_COPY:
-		ld->copy_done[t->table] = true;
+		ld->copy_done[t->unit] = true;
 		ld->copies_left--;
-		atomic_fetch_add(&pr->tables_loaded, 1);
+		if (--ld->table_left[t->table] == 0)
+			atomic_fetch_add(&pr->tables_loaded, 1);
 		if (ld->copies_left == 0)
 			ld->data_done_us = clock_mono_us();
 		break;
 	case TASK_INDEX:
 		atomic_fetch_add(&pr->indexes_built, 1);
+		if (t->then >= 0)
+			ld->tasks[t->then].waits--;
 		break;
 	case TASK_FUNCTIONS:
 	case TASK_ANALYZE:
 		break;
 	}
+}
+
+/* Mark the units of t busy (or not). Call with mu held. */
+static void set_busy(struct loader *ld, const struct task *t, bool busy)
+{
+	int u;
+
+	for (u = t->lock_first; u < t->lock_end; u++)
+		ld->busy[u] = busy;
 }
 
 /* Arguments of one job thread. */
@@ -232,15 +282,13 @@ static void *job_main(void *arg)
 		if (!t)
 			break;
 		t->started = true;
-		if (t->table >= 0)
-			ld->busy[t->table] = true;
+		set_busy(ld, t, true);
 		pthread_mutex_unlock(&ld->mu);
 
 		rc = run_task(ld, conn, t, &err);
 
 		pthread_mutex_lock(&ld->mu);
-		if (t->table >= 0)
-			ld->busy[t->table] = false;
+		set_busy(ld, t, false);
 		if (rc < 0) {
 			fail_locked(ld, rc, &err);
 			break;
@@ -419,106 +467,181 @@ static double analyze_cost_s(int t, int warehouses)
 	return 0.02 + rows * (3e-6 + 0.014e-6 * row_bytes);
 }
 
-static int add_task(struct loader *ld, enum task_kind kind, int table,
-		    char *sql, double cost_s, struct err *err)
+/* Append a task of kind on table (takes sql); it needs and locks nothing. */
+static struct task *add_task(struct loader *ld, enum task_kind kind, int table,
+			     char *sql, double cost_s)
 {
-	struct task *t;
+	struct task *t = &ld->tasks[ld->ntasks++];
 
-	if (ld->ntasks == MAX_TASKS) {
-		free(sql);
-		return err_set(err, -E2BIG,
-			       "schema: too many statements to run");
+	*t = (struct task){.kind = kind,
+			   .table = table,
+			   .unit = -1,
+			   .sql = sql,
+			   .then = -1,
+			   .cost_s = cost_s};
+	return t;
+}
+
+/* The units of table t: [*first, *end). */
+static void table_units(const struct loader *ld, int t, int *first, int *end)
+{
+	int u;
+
+	*first = *end = 0;
+	for (u = 0; u < ld->ddl.nunits; u++) {
+		if ((int)ld->ddl.units[u].table != t)
+			continue;
+		if (*first == *end)
+			*first = u;
+		*end = u + 1;
 	}
-	t = &ld->tasks[ld->ntasks++];
-	*t = (struct task){
-		.kind = kind, .table = table, .sql = sql, .cost_s = cost_s};
-	return 0;
+}
+
+/* Warehouses in unit u (item: 1, which its row counts ignore). */
+static int unit_warehouses(const struct loader *ld, int u)
+{
+	return ld->ddl.units[u].w_last - ld->ddl.units[u].w_first + 1;
 }
 
 /*
- * One task of kind per statement of a schema file (file names it in
- * errors). An ANALYZE must name one of our tables: it would never become
- * ready otherwise; an index statement on no table of ours waits for all
- * COPYs.
+ * One task per statement of keys and indexes (layout_ddl.h): a build on
+ * one unit waits for that unit's COPY; the statement over a partitioned
+ * table waits for the builds of its group and for the whole table; one
+ * on no table of ours waits for every COPY.
  */
-static int add_statement_tasks(struct loader *ld, enum task_kind kind,
-			       const char *file, const char *sql,
-			       double (*cost_s)(int table, int warehouses),
-			       struct err *err)
+static void add_index_tasks(struct loader *ld)
 {
-	char *stmts[MAX_INDEXES];
-	int i, n, t, rc;
+	int attach_of[MAX_INDEXES];
+	int i, first, end;
 
-	n = load_split_statements(sql, stmts, MAX_INDEXES);
-	if (n == -E2BIG)
-		return err_set(err, n, "%s: more than %d statements", file,
-			       MAX_INDEXES);
-	if (n < 0)
-		return err_set(err, n, "out of memory");
-	for (i = 0; i < n; i++) {
-		t = load_statement_table(stmts[i]);
-		if (t < 0 && kind == TASK_ANALYZE)
-			rc = err_set(err, -EINVAL,
-				     "%s: no table of ours in '%s'", file,
-				     stmts[i]);
-		else
-			rc = add_task(ld, kind, t, stmts[i],
-				      cost_s(t, ld->opts->warehouses), err);
-		if (rc < 0) {
-			/* add_task frees what it refuses; free the rest */
-			if (t < 0 && kind == TASK_ANALYZE)
-				free(stmts[i]);
-			while (++i < n)
-				free(stmts[i]);
-			return rc;
+	for (i = 0; i < MAX_INDEXES; i++)
+		attach_of[i] = -1;
+	for (i = 0; i < ld->ddl.nindexes; i++) {
+		struct layout_ddl_stmt *s = &ld->ddl.indexes[i];
+		struct task *t;
+
+		t = add_task(ld, TASK_INDEX, s->table, s->sql, 0.1);
+		s->sql = NULL; /* the task owns it now */
+		ld->progress->indexes_total++;
+		if (s->table < 0) {
+			t->need_end = ld->ddl.nunits;
+		} else if (s->attach) {
+			table_units(ld, s->table, &first, &end);
+			t->need_first = t->lock_first = first;
+			t->need_end = t->lock_end = end;
+			t->cost_s = 0.02;
+			if (s->group >= 0 && s->group < MAX_INDEXES)
+				attach_of[s->group] = ld->ntasks - 1;
+		} else {
+			t->need_first = t->lock_first = s->unit;
+			t->need_end = t->lock_end = s->unit + 1;
+			t->cost_s = index_cost_s(s->table,
+						 unit_warehouses(ld, s->unit));
 		}
-		if (kind == TASK_INDEX)
-			ld->progress->indexes_total++;
 	}
-	return 0;
+	/* a build tells its group's statement over the whole table */
+	for (i = 0; i < ld->ntasks; i++) {
+		struct task *t = &ld->tasks[i];
+		const struct layout_ddl_stmt *s;
+		int k = i - (ld->ntasks - ld->ddl.nindexes);
+
+		if (k < 0 || t->kind != TASK_INDEX)
+			continue;
+		s = &ld->ddl.indexes[k];
+		if (s->attach || s->group < 0 || s->group >= MAX_INDEXES ||
+		    attach_of[s->group] < 0)
+			continue;
+		t->then = attach_of[s->group];
+		ld->tasks[t->then].waits++;
+	}
+}
+
+/*
+ * One ANALYZE task per statement of layout_ddl.h: on a whole table, or
+ * on one partition (at a lower statistics target, so the partitions of
+ * a table together cost what the table's ANALYZE would).
+ */
+static void add_analyze_tasks(struct loader *ld)
+{
+	int i, first, end;
+
+	for (i = 0; i < ld->ddl.nanalyzes; i++) {
+		struct layout_ddl_stmt *s = &ld->ddl.analyzes[i];
+		struct task *tk;
+
+		if (s->unit >= 0) {
+			first = s->unit;
+			end = s->unit + 1;
+		} else {
+			table_units(ld, s->table, &first, &end);
+		}
+		tk = add_task(
+			ld, TASK_ANALYZE, s->table, s->sql,
+			analyze_cost_s(s->table, ld->opts->warehouses) /
+				(s->unit >= 0 ? ld->ddl.ntablespaces : 1));
+		s->sql = NULL; /* the task owns it now */
+		tk->need_first = tk->lock_first = first;
+		tk->need_end = tk->lock_end = end;
+	}
 }
 
 /* The task list: COPY, index statements, functions, ANALYZE. */
 static int build_tasks(struct loader *ld, struct err *err)
 {
-	int w = ld->opts->warehouses;
-	double rest[LOAD_TABLE_NR] = {0};
-	int t, i, rc;
+	int nunits = ld->ddl.nunits;
+	double *rest;
+	int i, u;
 
-	for (t = 0; t < LOAD_TABLE_NR; t++) {
-		if ((rc = add_task(ld, TASK_COPY, t, NULL, copy_cost_s(t, w),
-				   err)) < 0)
-			return rc;
-		ld->copies_left++;
+	ld->tasks = calloc(
+		(size_t)(nunits + ld->ddl.nindexes + 1 + ld->ddl.nanalyzes),
+		sizeof(*ld->tasks));
+	ld->copy_done = calloc((size_t)nunits, sizeof(*ld->copy_done));
+	ld->busy = calloc((size_t)nunits, sizeof(*ld->busy));
+	rest = calloc((size_t)nunits, sizeof(*rest));
+	if (!ld->tasks || !ld->copy_done || !ld->busy || !rest) {
+		free(rest);
+		return err_set(err, -ENOMEM, "out of memory");
 	}
-	rc = add_statement_tasks(ld, TASK_INDEX, "indexes.sql",
-				 schema_indexes_sql, index_cost_s, err);
-	if (rc < 0)
-		return rc;
-	if ((rc = add_task(ld, TASK_FUNCTIONS, -1, NULL, 0.1, err)) < 0)
-		return rc;
-	rc = add_statement_tasks(ld, TASK_ANALYZE, "analyze.sql",
-				 schema_analyze_sql, analyze_cost_s, err);
-	if (rc < 0)
-		return rc;
+	for (u = 0; u < nunits; u++) {
+		const struct layout_ddl_unit *un = &ld->ddl.units[u];
+		struct task *t;
 
-	/* Priority: the work left on the task's table from it on. */
+		t = add_task(ld, TASK_COPY, un->table, NULL,
+			     copy_cost_s(un->table, unit_warehouses(ld, u)));
+		t->unit = t->lock_first = u;
+		t->lock_end = u + 1;
+		ld->copies_left++;
+		ld->table_left[un->table]++;
+	}
+	add_index_tasks(ld);
+	add_task(ld, TASK_FUNCTIONS, -1, NULL, 0.1)->need_end = nunits;
+	add_analyze_tasks(ld);
+
+	/*
+	 * Priority: the work left on the task's unit from it on; what works
+	 * on a whole table counts for each of its units by its share.
+	 */
 	for (i = 0; i < ld->ntasks; i++) {
 		struct task *tk = &ld->tasks[i];
+		int span = tk->need_end - tk->need_first;
 
-		if (tk->table >= 0 && tk->kind != TASK_COPY)
-			rest[tk->table] += tk->cost_s;
+		if (tk->table < 0 || tk->kind == TASK_COPY || span <= 0)
+			continue;
+		for (u = tk->need_first; u < tk->need_end; u++)
+			rest[u] += tk->cost_s / span;
 	}
 	for (i = 0; i < ld->ntasks; i++) {
 		struct task *tk = &ld->tasks[i];
 
 		if (tk->kind == TASK_COPY)
-			tk->chain_s = tk->cost_s + rest[tk->table];
-		else if (tk->kind == TASK_INDEX && tk->table >= 0)
-			tk->chain_s = rest[tk->table];
+			tk->chain_s = tk->cost_s + rest[tk->unit];
+		else if (tk->kind == TASK_INDEX && tk->table >= 0 &&
+			 tk->need_end - tk->need_first == 1)
+			tk->chain_s = rest[tk->need_first];
 		else
 			tk->chain_s = tk->cost_s;
 	}
+	free(rest);
 	ld->tasks_left = ld->ntasks;
 	ld->progress->tasks_total = ld->ntasks;
 	return 0;
@@ -581,6 +704,34 @@ static void routine_names(char *out, size_t size)
 	"warehouse, district, customer, history, new_order, orders, " \
 	"order_line, item, stock, oltpmark_meta"
 
+/* Which of OUR_TABLES exist, as "a, b" into found ("" none). */
+static int find_ours(PGconn *conn, char *found, size_t size, struct err *err)
+{
+	return pgconn_value(conn, "looking for existing tables",
+			    "SELECT coalesce(string_agg(n, ', '), '') FROM "
+			    "unnest(string_to_array('" OUR_TABLES "', ', ')) n "
+			    "WHERE to_regclass(n) IS NOT NULL",
+			    found, size, err);
+}
+
+/* --drop: our tables (partitions go with them) and our routines. */
+static int drop_ours(PGconn *conn, struct err *err)
+{
+	char names[1024], sql[1536];
+
+	routine_names(names, sizeof(names));
+	snprintf(sql, sizeof(sql),
+		 "DROP TABLE IF EXISTS " OUR_TABLES " CASCADE;"
+		 "DO $oltpmark$ DECLARE r regprocedure; BEGIN "
+		 "FOR r IN SELECT p.oid::regprocedure FROM pg_proc p "
+		 "WHERE p.pronamespace = current_schema()::regnamespace "
+		 "AND p.proname = ANY ('%s'::text[]) LOOP "
+		 "EXECUTE 'DROP ROUTINE ' || r || ' CASCADE'; "
+		 "END LOOP; END $oltpmark$;",
+		 names);
+	return pgconn_exec(conn, "--drop", sql, err);
+}
+
 /*
  * Step 1: in one transaction, refuse or drop an old population, create
  * the schema and the meta row, and read the timestamp of the load.
@@ -589,7 +740,7 @@ static int prepare(PGconn *conn, struct loader *ld, struct load_result *result,
 		   struct err *err)
 {
 	const struct load_opts *o = ld->opts;
-	char found[256], names[1024], sql[1536], seed[32], w[16], c[16];
+	char found[256], seed[32], w[16], c[16];
 	const char *params[5];
 	PGresult *res;
 	int rc;
@@ -601,11 +752,7 @@ static int prepare(PGconn *conn, struct loader *ld, struct load_result *result,
 	if ((rc = pgconn_exec(conn, "begin", "BEGIN", err)) < 0)
 		return rc;
 	/* A concurrent load of the same database waits here, then fails. */
-	rc = pgconn_value(conn, "looking for existing tables",
-			  "SELECT coalesce(string_agg(n, ', '), '') FROM "
-			  "unnest(string_to_array('" OUR_TABLES "', ', ')) n "
-			  "WHERE to_regclass(n) IS NOT NULL",
-			  found, sizeof(found), err);
+	rc = find_ours(conn, found, sizeof(found), err);
 	if (rc < 0)
 		goto fail;
 	if (found[0] && !o->drop) {
@@ -615,22 +762,9 @@ static int prepare(PGconn *conn, struct loader *ld, struct load_result *result,
 			     found);
 		goto fail;
 	}
-	if (found[0]) {
-		routine_names(names, sizeof(names));
-		snprintf(
-			sql, sizeof(sql),
-			"DROP TABLE IF EXISTS " OUR_TABLES " CASCADE;"
-			"DO $oltpmark$ DECLARE r regprocedure; BEGIN "
-			"FOR r IN SELECT p.oid::regprocedure FROM pg_proc p "
-			"WHERE p.pronamespace = current_schema()::regnamespace "
-			"AND p.proname = ANY ('%s'::text[]) LOOP "
-			"EXECUTE 'DROP ROUTINE ' || r || ' CASCADE'; "
-			"END LOOP; END $oltpmark$;",
-			names);
-		if ((rc = pgconn_exec(conn, "--drop", sql, err)) < 0)
-			goto fail;
-	}
-	if ((rc = pgconn_exec(conn, "tables.sql", schema_tables_sql, err)) < 0)
+	if (found[0] && (rc = drop_ours(conn, err)) < 0)
+		goto fail;
+	if ((rc = pgconn_exec(conn, "tables.sql", ld->ddl.tables_sql, err)) < 0)
 		goto fail;
 	if ((rc = pgconn_exec(conn, "meta.sql", schema_meta_sql, err)) < 0)
 		goto fail;
@@ -658,29 +792,147 @@ static int prepare(PGconn *conn, struct loader *ld, struct load_result *result,
 	}
 	memcpy(ld->params.now, PQgetvalue(res, 0, 0), LOAD_TIMESTAMP_LEN + 1);
 	PQclear(res);
+	if (o->layout != LOAD_LAYOUT_SINGLE) {
+		params[0] = load_layout_name(o->layout);
+		res = PQexecParams(conn, "UPDATE oltpmark_meta SET layout = $1",
+				   1, NULL, params, NULL, NULL, 0);
+		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+			pgconn_error(res, conn, found, sizeof(found));
+			PQclear(res);
+			rc = err_set(err, -EIO, "recording the layout: %s",
+				     found);
+			goto fail;
+		}
+		PQclear(res);
+	}
 	return pgconn_exec(conn, "commit", "COMMIT", err);
 fail:
 	pgconn_exec(conn, "rollback", "ROLLBACK", NULL);
 	return rc;
 }
 
-/* Step 3: the meta row says 'loaded'; read the database size. */
-static int finish(PGconn *conn, struct load_result *result, struct err *err)
+/*
+ * Before step 1, with tablespace directories or with --drop of a
+ * population in tablespaces: check the directories with the server
+ * (a failure is bad input), drop the old population and its tablespaces
+ * (they may be the very directories given again), and create the new
+ * tablespaces. *created says how many exist now, for step 1's undo.
+ */
+static int setup_tablespaces(PGconn *conn, struct loader *ld,
+			     const struct tablespace_dir *dirs, int *created,
+			     struct load_result *result, struct err *err)
 {
-	char size[32];
+	const struct load_opts *o = ld->opts;
+	struct tablespace_old old;
+	char found[256];
 	int rc;
 
+	*created = 0;
+	rc = tablespace_find_old(conn, &old, err);
+	if (rc == 0)
+		rc = find_ours(conn, found, sizeof(found), err);
+	if (rc < 0)
+		return rc;
+	if (o->ndirs > 0) {
+		if (found[0] && !o->drop)
+			return err_set(err, -EEXIST,
+				       "the database already holds %s: use "
+				       "--drop to replace them",
+				       found);
+		rc = tablespace_check_server(conn, dirs, o->ndirs, o->drop,
+					     &old, err);
+		if (rc == -EINVAL)
+			result->bad_input = true;
+		if (rc < 0)
+			return rc;
+	}
+	if (o->drop && old.n > 0) {
+		/* the tables first: a tablespace must be empty to go */
+		if (found[0]) {
+			rc = pgconn_exec(conn, "begin", "BEGIN", err);
+			if (rc == 0)
+				rc = drop_ours(conn, err);
+			if (rc == 0)
+				rc = pgconn_exec(conn, "commit", "COMMIT", err);
+			if (rc < 0) {
+				pgconn_exec(conn, "rollback", "ROLLBACK", NULL);
+				return rc;
+			}
+		}
+		rc = tablespace_drop(
+			conn, (const char(*)[TABLESPACE_NAME_MAX])old.name,
+			old.n, err);
+		if (rc < 0)
+			return rc;
+	}
+	if (o->ndirs == 0)
+		return 0;
+	rc = tablespace_create(conn, dirs, o->ndirs, err);
+	if (rc == 0)
+		*created = o->ndirs;
+	return rc;
+}
+
+/* Step 1's undo with tablespaces: drop the ones setup_tablespaces made. */
+static void drop_created(PGconn *conn, const struct tablespace_dir *dirs,
+			 int created)
+{
+	char names[LOAD_TABLESPACES_MAX][TABLESPACE_NAME_MAX];
+	int i;
+
+	for (i = 0; i < created; i++)
+		snprintf(names[i], sizeof(names[i]), "%s", dirs[i].name);
+	tablespace_drop(conn, (const char(*)[TABLESPACE_NAME_MAX])names,
+			created, NULL);
+}
+
+/*
+ * Step 3: the meta row says 'loaded' and records the layout as the
+ * catalog and sysfs now show it; read the database size.
+ */
+static int finish(PGconn *conn, const struct loader *ld,
+		  struct load_result *result, struct err *err)
+{
+	const char *params[1];
+	char size[32], msg[ERR_MSG_MAX];
+	json_t *layout;
+	PGresult *res;
+	char *text;
+	int rc;
+
+	rc = pglayout_read(conn, load_layout_name(ld->opts->layout), "/sys",
+			   &layout, err);
+	if (rc < 0)
+		return rc;
+	text = json_dumps(layout, JSON_COMPACT);
+	json_decref(layout);
+	if (!text)
+		return err_set(err, -ENOMEM, "out of memory");
 	/*
 	 * A synchronous commit: once it is on disk, so is all the WAL of the
 	 * (asynchronously committed) work before it.
 	 */
 	rc = pgconn_exec(conn, "marking the database loaded",
-			 "SET synchronous_commit = on;"
-			 "UPDATE oltpmark_meta SET status = 'loaded', "
-			 "load_finished = clock_timestamp()",
-			 err);
-	if (rc < 0)
+			 "SET synchronous_commit = on", err);
+	if (rc < 0) {
+		free(text);
 		return rc;
+	}
+	params[0] = text;
+	res = PQexecParams(conn,
+			   "UPDATE oltpmark_meta SET status = 'loaded', "
+			   "load_finished = clock_timestamp(), layout_map = $1",
+			   1, NULL, params, NULL, NULL, 0);
+	free(text);
+	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+		pgconn_error(res, conn, msg, sizeof(msg));
+		PQclear(res);
+		return err_set(err,
+			       PQstatus(conn) == CONNECTION_BAD ? -ENOTCONN
+								: -EIO,
+			       "marking the database loaded: %s", msg);
+	}
+	PQclear(res);
 	rc = pgconn_value(conn, "database size",
 			  "SELECT pg_database_size(current_database())", size,
 			  sizeof(size), err);
@@ -723,8 +975,11 @@ static int run_jobs(struct loader *ld, int njobs,
 	bool cancelled = false;
 	int i, rc;
 
-	if (!jobs)
+	ld->cancel = calloc((size_t)njobs, sizeof(*ld->cancel));
+	if (!jobs || !ld->cancel) {
+		free(jobs);
 		return err_set(err, -ENOMEM, "out of memory");
+	}
 	rc = start_jobs(ld, jobs, njobs, err);
 	pthread_mutex_lock(&ld->mu);
 	if (rc < 0) {
@@ -790,9 +1045,12 @@ int load_run(const struct load_opts *opts, struct load_progress *progress,
 	     struct load_result *result, struct err *err)
 {
 	static volatile sig_atomic_t never;
+	const char *names[LOAD_TABLESPACES_MAX];
+	struct tablespace_dir *dirs = NULL;
+	char warning[256];
 	struct loader *ld;
 	PGconn *conn;
-	int njobs, i, t, rc;
+	int njobs, i, t, rc, created = 0;
 
 	memset(result, 0, sizeof(*result));
 	if (opts->warehouses < 1 || opts->jobs < 1)
@@ -817,6 +1075,31 @@ int load_run(const struct load_opts *opts, struct load_progress *progress,
 	if (rc < 0)
 		goto out;
 
+	/* the directories, before anything else: bad ones are bad input */
+	if (opts->ndirs > 0) {
+		dirs = calloc((size_t)opts->ndirs, sizeof(*dirs));
+		if (!dirs) {
+			rc = err_set(err, -ENOMEM, "out of memory");
+			goto out;
+		}
+		rc = tablespace_check_dirs(opts->dirs, opts->ndirs,
+					   opts->layout, opts->warehouses,
+					   opts->allow_shared_device, "/sys",
+					   dirs, warning, sizeof(warning), err);
+		if (rc < 0) {
+			result->bad_input = true;
+			goto out;
+		}
+		for (i = 0; i < opts->ndirs; i++)
+			names[i] = dirs[i].name;
+	}
+	rc = layout_ddl_build(opts->layout, opts->warehouses, names,
+			      opts->ndirs, schema_tables_sql,
+			      schema_indexes_sql, schema_analyze_sql, &ld->ddl,
+			      err);
+	if (rc < 0)
+		goto out;
+
 	progress->started_us = clock_mono_us();
 	atomic_store(&progress->phase, LOAD_PHASE_CONNECT);
 	for (t = 0; t < LOAD_TABLE_NR; t++) {
@@ -834,8 +1117,14 @@ int load_run(const struct load_opts *opts, struct load_progress *progress,
 	if (rc < 0)
 		goto out;
 	rc = pgconn_exec(conn, "session settings", session_sql, err);
-	if (rc == 0)
+	if (rc == 0 && (opts->ndirs > 0 || opts->drop))
+		rc = setup_tablespaces(conn, ld, dirs, &created, result, err);
+	if (rc == 0) {
 		rc = prepare(conn, ld, result, err);
+		/* nothing half-made: step 1 rolled back, so they are empty */
+		if (rc < 0 && created > 0)
+			drop_created(conn, dirs, created);
+	}
 	if (rc == 0 && *ld->stop)
 		rc = err_set(err, -EINTR, "interrupted");
 	if (rc == 0) {
@@ -847,7 +1136,7 @@ int load_run(const struct load_opts *opts, struct load_progress *progress,
 		rc = err_set(err, -EINTR, "interrupted");
 	if (rc == 0) {
 		atomic_store(&progress->phase, LOAD_PHASE_FINISH);
-		rc = finish(conn, result, err);
+		rc = finish(conn, ld, result, err);
 	}
 	PQfinish(conn);
 	if (rc == 0) {
@@ -863,6 +1152,12 @@ int load_run(const struct load_opts *opts, struct load_progress *progress,
 out:
 	for (i = 0; i < ld->ntasks; i++)
 		free(ld->tasks[i].sql);
+	free(ld->tasks);
+	free(ld->copy_done);
+	free(ld->busy);
+	free(ld->cancel);
+	layout_ddl_free(&ld->ddl);
+	free(dirs);
 	pthread_cond_destroy(&ld->cv);
 	pthread_mutex_destroy(&ld->mu);
 	free(ld);

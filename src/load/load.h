@@ -48,6 +48,8 @@ struct load_table_info {
 	bool per_warehouse;   /* false only for item */
 	int rows_per_w;	      /* rows per warehouse (item: rows in all) */
 	int copy_bytes_per_w; /* about how many bytes of binary COPY a w */
+	const char *w_column; /* its warehouse id, the partition key of the
+				 warehouse layout; NULL for item */
 };
 
 /* Description of table t (t < LOAD_TABLE_NR). */
@@ -145,14 +147,36 @@ int load_split_statements(const char *text, char **stmts, int max);
  */
 int load_statement_table(const char *sql);
 
+/*
+ * How the relations are spread over tablespace directories (one per
+ * device; docs/layout.md).
+ */
+enum load_layout {
+	LOAD_LAYOUT_SINGLE,    /* no tablespace: the database's default */
+	LOAD_LAYOUT_TABLE,     /* whole tables and indexes, balanced bytes */
+	LOAD_LAYOUT_WAREHOUSE, /* range partitions by warehouse, one a dir */
+	LOAD_LAYOUT_NR,
+};
+
+/* "single", "table" or "warehouse" (what oltpmark_meta.layout holds). */
+const char *load_layout_name(enum load_layout layout);
+
+/* Most tablespace directories a load takes (as --tablespace-dir). */
+#define LOAD_TABLESPACES_MAX 32
+
 /* What to load, and where. */
 struct load_opts {
-	const char *conninfo; /* as pgconn_validate takes it; "" = PG* */
-	int warehouses;	      /* W, at least 1 */
-	int jobs;	      /* parallel connections, at least 1 */
-	uint64_t seed;	      /* see struct load_gen_params */
-	bool drop;	      /* drop an existing population first */
-	const char *version;  /* oltpmark version, stored in oltpmark_meta */
+	const char *conninfo;	 /* as pgconn_validate takes it; "" = PG* */
+	int warehouses;		 /* W, at least 1 */
+	int jobs;		 /* parallel connections, at least 1 */
+	uint64_t seed;		 /* see struct load_gen_params */
+	bool drop;		 /* drop an existing population first */
+	const char *version;	 /* oltpmark version, stored in oltpmark_meta */
+	enum load_layout layout; /* SINGLE exactly when ndirs is 0 */
+	const char *const *dirs; /* tablespace directories, ndirs of them;
+				    tablespace oltpmark_tsK is dirs[K-1] */
+	int ndirs;		 /* 0..LOAD_TABLESPACES_MAX */
+	bool allow_shared_device; /* two dirs on one device: not an error */
 };
 
 /* Phases of a load, in order. */
@@ -187,6 +211,8 @@ struct load_result {
 	int64_t copy_bytes;	/* COPY data streamed */
 	double data_seconds;	/* until the last COPY committed */
 	double total_seconds;	/* until the database was marked loaded */
+	bool bad_input;		/* the failure is the input's (a directory
+				   the server cannot use): exit 2 */
 };
 
 /*
@@ -196,9 +222,15 @@ struct load_result {
  * cancelled and load_run returns -EINTR. Returns 0 and fills result, or a
  * negative errno with err saying what failed (never a password; -EINVAL
  * for a LOAD_FORMAT_ENV that is neither "text" nor "binary"). On any
- * failure oltpmark_meta, if it was created, still says 'loading'. Call it
- * from one thread at a time; it blocks SIGINT and SIGTERM in the threads
- * it starts, so those signals reach the caller.
+ * failure oltpmark_meta, if it was created, still says 'loading'.
+ *
+ * With tablespace directories (opts->ndirs > 0) it first checks them
+ * (tablespace.h; a failure sets result->bad_input), then creates the
+ * tablespaces, then the tables in them. Until the transaction that
+ * creates the tables has committed, any failure drops the tablespaces it
+ * created: nothing half-made is left. Call it from one thread at a time;
+ * it blocks SIGINT and SIGTERM in the threads it starts, so those signals
+ * reach the caller.
  */
 int load_run(const struct load_opts *opts, struct load_progress *progress,
 	     void (*tick)(const struct load_progress *progress, void *arg),

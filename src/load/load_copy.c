@@ -43,8 +43,8 @@ static int copy_flush(struct load_sink *s)
 		char msg[ERR_MSG_MAX];
 
 		pgconn_error(NULL, cs->conn, msg, sizeof(msg));
-		return err_set(cs->err, -EIO, "COPY %s: %s",
-			       load_table_info(job->table)->name, msg);
+		return err_set(cs->err, -EIO, "COPY %s: %s", job->relation,
+			       msg);
 	}
 	if (job->bytes)
 		atomic_fetch_add(job->bytes, (int64_t)s->len);
@@ -79,18 +79,19 @@ int load_copy_table(PGconn *conn, const struct load_copy_job *job,
 		    struct err *err)
 {
 	const struct load_table_info *ti = load_table_info(job->table);
+	const char *rel = job->relation;
 	struct copy_sink cs = {.conn = conn, .job = job, .err = err};
 	const char *format;
 	char sql[768];
 	PGresult *res;
-	int rc = 0, w, last_w;
+	int rc = 0, w;
 
-	snprintf(sql, sizeof(sql), "BEGIN; TRUNCATE %s", ti->name);
+	snprintf(sql, sizeof(sql), "BEGIN; TRUNCATE %s", rel);
 	if ((rc = pgconn_exec(conn, "begin COPY", sql, err)) < 0)
 		return rc;
 	format = job->params->format == LOAD_FORMAT_TEXT ? "text" : "binary";
 	snprintf(sql, sizeof(sql),
-		 "COPY %s (%s) FROM STDIN WITH (FORMAT %s, FREEZE)", ti->name,
+		 "COPY %s (%s) FROM STDIN WITH (FORMAT %s, FREEZE)", rel,
 		 ti->columns, format);
 	res = PQexec(conn, sql);
 	if (PQresultStatus(res) != PGRES_COPY_IN) {
@@ -98,7 +99,7 @@ int load_copy_table(PGconn *conn, const struct load_copy_job *job,
 
 		pgconn_error(res, conn, msg, sizeof(msg));
 		PQclear(res);
-		err_set(err, -EIO, "COPY %s: %s", ti->name, msg);
+		err_set(err, -EIO, "COPY %s: %s", rel, msg);
 		pgconn_exec(conn, "rollback", "ROLLBACK", NULL);
 		return -EIO;
 	}
@@ -106,35 +107,33 @@ int load_copy_table(PGconn *conn, const struct load_copy_job *job,
 
 	cs.sink.buf = malloc(COPY_BUF_BYTES);
 	if (!cs.sink.buf) {
-		copy_end(conn, ti->name, "out of memory", NULL);
+		copy_end(conn, rel, "out of memory", NULL);
 		pgconn_exec(conn, "rollback", "ROLLBACK", NULL);
-		return err_set(err, -ENOMEM, "COPY %s: out of memory",
-			       ti->name);
+		return err_set(err, -ENOMEM, "COPY %s: out of memory", rel);
 	}
 	cs.sink.cap = COPY_BUF_BYTES;
 	cs.sink.flush = copy_flush;
-	last_w = ti->per_warehouse ? job->warehouses : 1;
 	rc = load_gen_begin(job->params, &cs.sink);
-	for (w = 1; w <= last_w && rc == 0; w++)
+	for (w = job->w_first; w <= job->w_last && rc == 0; w++)
 		rc = load_gen_table(job->params, job->table, w, &cs.sink);
 	if (rc == 0)
 		rc = load_gen_end(job->params, &cs.sink);
 	free(cs.sink.buf);
 
 	if (rc == -EINVAL)
-		err_set(err, rc, "COPY %s: cannot generate rows at '%s'",
-			ti->name, job->params->now);
+		err_set(err, rc, "COPY %s: cannot generate rows at '%s'", rel,
+			job->params->now);
 	if (rc < 0) {
-		copy_end(conn, ti->name,
+		copy_end(conn, rel,
 			 rc == -EINTR ? "load interrupted" : "load failed",
 			 NULL);
 		pgconn_exec(conn, "rollback", "ROLLBACK", NULL);
 		return rc;
 	}
-	if ((rc = copy_end(conn, ti->name, NULL, err)) < 0) {
+	if ((rc = copy_end(conn, rel, NULL, err)) < 0) {
 		pgconn_exec(conn, "rollback", "ROLLBACK", NULL);
 		return rc;
 	}
-	snprintf(sql, sizeof(sql), "commit COPY %s", ti->name);
+	snprintf(sql, sizeof(sql), "commit COPY %s", rel);
 	return pgconn_exec(conn, sql, "COMMIT", err);
 }

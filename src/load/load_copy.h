@@ -18,16 +18,19 @@
 /* What one COPY needs besides the connection. */
 struct load_copy_job {
 	const struct load_gen_params *params; /* the population */
-	enum load_table table;		      /* which table */
-	int warehouses;			      /* W: warehouses 1..W */
-	_Atomic int64_t *bytes;		      /* progress: add bytes sent */
-	atomic_bool *failed; /* set by another thread: give up soon */
+	enum load_table table;		      /* whose rows */
+	const char *relation;	/* the table or partition they go into */
+	int w_first, w_last;	/* warehouses whose rows go in (item: 1, 1) */
+	_Atomic int64_t *bytes; /* progress: add bytes sent */
+	atomic_bool *failed;	/* set by another thread: give up soon */
 };
 
 /*
- * In one transaction: TRUNCATE the table, COPY it FROM STDIN with FREEZE
- * in job->params->format (binary, or text), generating the rows of every
- * warehouse into a 256 KiB buffer, and COMMIT. TRUNCATE gives the table a
+ * In one transaction: TRUNCATE job->relation, COPY it FROM STDIN with
+ * FREEZE in job->params->format (binary, or text), generating the rows of
+ * warehouses w_first..w_last into a 256 KiB buffer, and COMMIT. A
+ * partition is a table of its own here: COPY goes straight into it, and
+ * its FREEZE needs only its own TRUNCATE. TRUNCATE gives the table a
  * new file in this transaction, which is what lets FREEZE write the rows
  * already frozen and, with wal_level=minimal, lets the server skip WAL
  * for them. Returns 0, -EINTR when *failed was set (the COPY is aborted

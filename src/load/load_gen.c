@@ -47,6 +47,7 @@ static const struct load_table_info tables[LOAD_TABLE_NR] = {
 		.per_warehouse = true,
 		.rows_per_w = 1,
 		.copy_bytes_per_w = 130,
+		.w_column = "w_id",
 	},
 	[LOAD_DISTRICT] = {
 		.name = "district",
@@ -55,6 +56,7 @@ static const struct load_table_info tables[LOAD_TABLE_NR] = {
 		.per_warehouse = true,
 		.rows_per_w = TPCC_DISTRICTS_PER_W,
 		.copy_bytes_per_w = 1430,
+		.w_column = "d_w_id",
 	},
 	[LOAD_CUSTOMER] = {
 		.name = "customer",
@@ -66,6 +68,7 @@ static const struct load_table_info tables[LOAD_TABLE_NR] = {
 		.per_warehouse = true,
 		.rows_per_w = PER_W(TPCC_CUSTOMERS_PER_D),
 		.copy_bytes_per_w = 19600000,
+		.w_column = "c_w_id",
 	},
 	[LOAD_HISTORY] = {
 		.name = "history",
@@ -74,6 +77,7 @@ static const struct load_table_info tables[LOAD_TABLE_NR] = {
 		.per_warehouse = true,
 		.rows_per_w = PER_W(TPCC_CUSTOMERS_PER_D),
 		.copy_bytes_per_w = 2700000,
+		.w_column = "h_w_id",
 	},
 	[LOAD_NEW_ORDER] = {
 		.name = "new_order",
@@ -81,6 +85,7 @@ static const struct load_table_info tables[LOAD_TABLE_NR] = {
 		.per_warehouse = true,
 		.rows_per_w = PER_W(TPCC_NEW_ORDERS_PER_D),
 		.copy_bytes_per_w = 234000,
+		.w_column = "no_w_id",
 	},
 	[LOAD_ORDERS] = {
 		.name = "orders",
@@ -89,6 +94,7 @@ static const struct load_table_info tables[LOAD_TABLE_NR] = {
 		.per_warehouse = true,
 		.rows_per_w = PER_W(TPCC_ORDERS_PER_D),
 		.copy_bytes_per_w = 2064000,
+		.w_column = "o_w_id",
 	},
 	[LOAD_ORDER_LINE] = {
 		.name = "order_line",
@@ -98,6 +104,7 @@ static const struct load_table_info tables[LOAD_TABLE_NR] = {
 		.per_warehouse = true,
 		.rows_per_w = PER_W(TPCC_ORDERS_PER_D) * 10, /* 5..15 each */
 		.copy_bytes_per_w = 32600000,
+		.w_column = "ol_w_id",
 	},
 	[LOAD_ITEM] = {
 		.name = "item",
@@ -115,6 +122,7 @@ static const struct load_table_info tables[LOAD_TABLE_NR] = {
 		.per_warehouse = true,
 		.rows_per_w = TPCC_ITEMS,
 		.copy_bytes_per_w = 37200000,
+		.w_column = "s_w_id",
 	},
 };
 /* clang-format on */

@@ -105,7 +105,9 @@ apps() {
 	[[ ${lines[4]} == version=?* ]]
 	[[ ${lines[5]} == load_started=?* ]]
 	[[ ${lines[6]} == load_finished=?* ]]
-	[ "${#lines[@]}" -eq 7 ]
+	[ "${lines[7]}" = layout=single ]
+	[[ ${lines[8]} == 'layout_map={"layout":"single",'* ]]
+	[ "${#lines[@]}" -eq 9 ]
 }
 
 @test "a bare database name: run takes it too and records it as dbname='bare'" {

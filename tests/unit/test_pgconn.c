@@ -206,7 +206,8 @@ static void test_meta_parse(void **state)
 				  "seed=42\n"
 				  "version=0.9.1\n"
 				  "load_started=2024-05-01 10:00:00+00\n"
-				  "load_finished=2024-05-01 10:03:00+00\n");
+				  "load_finished=2024-05-01 10:03:00+00\n"
+				  "layout=\n");
 	/* too small a buffer: cut, terminated, the needed length returned */
 	assert_true(pgconn_meta_format(&m, text, 10) > 10);
 	assert_int_equal(strlen(text), 9);
@@ -274,6 +275,26 @@ static void test_meta_parse_rejects(void **state)
 	}
 }
 
+static void test_meta_parse_layout(void **state)
+{
+	/* the layout column of a load over tablespaces; too long a value */
+	const char *keys[] = {"status", "warehouses", "c_load_c_last",
+			      "seed",	"version",    "layout"};
+	const char *values[] = {"loaded", "3", "7", "1", "1.0", "warehouse"};
+	struct pgconn_meta m;
+	struct err err = {""};
+	char text[512];
+
+	(void)state;
+	assert_int_equal(pgconn_meta_parse(keys, values, 6, &m, &err), 0);
+	assert_string_equal(m.layout, "warehouse");
+	pgconn_meta_format(&m, text, sizeof(text));
+	assert_non_null(strstr(text, "\nload_finished=\nlayout=warehouse\n"));
+	values[5] = "a-layout-name-that-is-too-long";
+	assert_int_equal(pgconn_meta_parse(keys, values, 6, &m, &err), -EINVAL);
+	assert_non_null(strstr(err.msg, "layout"));
+}
+
 static void test_meta_parse_twice(void **state)
 {
 	const char *keys[] = {"status", "status"};
@@ -297,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_meta_parse),
 		cmocka_unit_test(test_meta_parse_loading_and_extra),
 		cmocka_unit_test(test_meta_parse_rejects),
+		cmocka_unit_test(test_meta_parse_layout),
 		cmocka_unit_test(test_meta_parse_twice),
 	};
 
