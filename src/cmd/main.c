@@ -22,6 +22,8 @@ static const struct {
 	{"compare", cmd_compare, "score runs against a baseline label"},
 	{"probe", cmd_probe,
 	 "time fixed work on this host (CPU, memory, fsync)"},
+	{"sample-procstat", cmd_sample_procstat,
+	 "sample /proc/stat's CPU times once a second, as CSV"},
 };
 
 static void usage(FILE *out)
@@ -32,7 +34,7 @@ static void usage(FILE *out)
 		"usage: oltpmark COMMAND [options]   (oltpmark COMMAND --help)\n\n"
 		"commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-9s %s\n", commands[i].name,
+		fprintf(out, "  %-15s %s\n", commands[i].name,
 			commands[i].summary);
 	fprintf(out, "\n  --version  print the version\n");
 }
