@@ -105,7 +105,7 @@ static int run_gnuplot(const char *dir, const char *cmd, const char *script,
 	return WEXITSTATUS(status);
 }
 
-bool gp_available(char *why, size_t why_size)
+bool gnuplot_available(char *why, size_t why_size)
 {
 	if (!probed) {
 		const char *prog = program();
@@ -137,7 +137,7 @@ bool gp_available(char *why, size_t why_size)
 	return probed > 0;
 }
 
-FILE *gp_create(const char *dir, const char *file, struct err *err)
+FILE *gnuplot_create(const char *dir, const char *file, struct err *err)
 {
 	char path[PATH_MAX];
 	FILE *f;
@@ -153,7 +153,7 @@ FILE *gp_create(const char *dir, const char *file, struct err *err)
 	return f;
 }
 
-void gp_quote(FILE *f, const char *s)
+void gnuplot_quote(FILE *f, const char *s)
 {
 	fputc('\'', f);
 	for (; *s; s++) {
@@ -167,8 +167,8 @@ void gp_quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-void gp_preamble(FILE *f, const char *title, const char *xlabel,
-		 const char *ylabel)
+void gnuplot_preamble(FILE *f, const char *title, const char *xlabel,
+		      const char *ylabel)
 {
 	fputs("# written by oltpmark; render with e.g.\n"
 	      "#   gnuplot -e \"set terminal svg; set output 'x.svg'\" "
@@ -183,17 +183,17 @@ void gp_preamble(FILE *f, const char *title, const char *xlabel,
 	      f);
 	if (title) {
 		fputs("set title ", f);
-		gp_quote(f, title);
+		gnuplot_quote(f, title);
 		fputc('\n', f);
 	}
 	if (xlabel) {
 		fputs("set xlabel ", f);
-		gp_quote(f, xlabel);
+		gnuplot_quote(f, xlabel);
 		fputc('\n', f);
 	}
 	if (ylabel) {
 		fputs("set ylabel ", f);
-		gp_quote(f, ylabel);
+		gnuplot_quote(f, ylabel);
 		fputc('\n', f);
 	}
 }
@@ -224,14 +224,14 @@ static int log_error(const char *log, const char *name, const char *what,
 		       line[0] ? ": " : "", line);
 }
 
-int gp_render(const char *dir, const char *name, int width, int height,
-	      struct err *err)
+int gnuplot_render(const char *dir, const char *name, int width, int height,
+		   struct err *err)
 {
 	static const char *const exts[] = {"png", "svg"};
 	char cmd[512], script[300], log[PATH_MAX], tmp[PATH_MAX], out[PATH_MAX];
 	size_t i;
 
-	if (!gp_available(NULL, 0))
+	if (!gnuplot_available(NULL, 0))
 		return err_set(err, -ENOENT, "plot %s: %s", name, probe_why);
 	if (width <= 0)
 		width = GP_WIDTH;

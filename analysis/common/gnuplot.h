@@ -5,12 +5,12 @@
  *
  * A plot is a script NAME.gp (and whatever data files it reads) in one
  * directory, written by the caller without any terminal or output
- * setting; gp_render() runs gnuplot on it twice, once for NAME.png and
+ * setting; gnuplot_render() runs gnuplot on it twice, once for NAME.png and
  * once for NAME.svg, from inside that directory so the script can name
  * its data files without a path. The scripts and data stay beside the
  * images: anyone can change a script and rerun `gnuplot -e "set terminal
  * svg; set output 'x.svg'" x.gp`. No gnuplot on the PATH is not an error:
- * gp_available() says so and why, and the caller leaves the plots out.
+ * gnuplot_available() says so and why, and the caller leaves the plots out.
  * Not thread-safe (the probe is cached in static variables; rendering
  * forks).
  */
@@ -34,24 +34,24 @@
  * OLTPMARK_GNUPLOT, when set, names the program instead (tests use it to
  * pretend gnuplot is missing). Probed once per process.
  */
-bool gp_available(char *why, size_t why_size);
+bool gnuplot_available(char *why, size_t why_size);
 
 /*
  * Create dir/file for writing (truncating it). NULL with err set when it
  * cannot be opened.
  */
-FILE *gp_create(const char *dir, const char *file, struct err *err);
+FILE *gnuplot_create(const char *dir, const char *file, struct err *err);
 
 /* Write s as a gnuplot string literal in single quotes. */
-void gp_quote(FILE *f, const char *s);
+void gnuplot_quote(FILE *f, const char *s);
 
 /*
  * Write the settings every oltpmark plot shares (grid, key, margins, the
  * data file separator ',' and missing value "") and the title and axis
  * labels (any may be NULL).
  */
-void gp_preamble(FILE *f, const char *title, const char *xlabel,
-		 const char *ylabel);
+void gnuplot_preamble(FILE *f, const char *title, const char *xlabel,
+		      const char *ylabel);
 
 /*
  * Render dir/name.gp to dir/name.png and dir/name.svg, width x height
@@ -60,7 +60,7 @@ void gp_preamble(FILE *f, const char *title, const char *xlabel,
  * available; -EIO with gnuplot's first error line in err when it fails
  * or runs longer than GP_TIMEOUT_S.
  */
-int gp_render(const char *dir, const char *name, int width, int height,
-	      struct err *err);
+int gnuplot_render(const char *dir, const char *name, int width, int height,
+		   struct err *err);
 
 #endif

@@ -41,7 +41,7 @@ static const char style[] =
 	"tr.storage td{background:#fff3e0;font-weight:bold}"
 	"nav a{margin-right:1em}";
 
-void html_escape_len(FILE *f, const char *s, size_t len)
+void html_page_escape_len(FILE *f, const char *s, size_t len)
 {
 	size_t i;
 
@@ -75,22 +75,22 @@ void html_escape_len(FILE *f, const char *s, size_t len)
 	}
 }
 
-void html_escape(FILE *f, const char *s)
+void html_page_escape(FILE *f, const char *s)
 {
 	if (s)
-		html_escape_len(f, s, strlen(s));
+		html_page_escape_len(f, s, strlen(s));
 }
 
-void html_begin(FILE *f, const char *title)
+void html_page_begin(FILE *f, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	      "<meta charset=\"utf-8\">\n<title>",
 	      f);
-	html_escape(f, title);
+	html_page_escape(f, title);
 	fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n", style);
 }
 
-void html_end(FILE *f)
+void html_page_end(FILE *f)
 {
 	fputs("</body>\n</html>\n", f);
 }

@@ -12,18 +12,18 @@
 #include <stdio.h>
 
 /* Write s HTML-escaped (& < > " ' and control characters). */
-void html_escape(FILE *f, const char *s);
+void html_page_escape(FILE *f, const char *s);
 
 /* The same for the first len bytes of s. */
-void html_escape_len(FILE *f, const char *s, size_t len);
+void html_page_escape_len(FILE *f, const char *s, size_t len);
 
 /*
  * Start a page: doctype, <head> with the title (escaped) and the inline
  * style sheet, <body>.
  */
-void html_begin(FILE *f, const char *title);
+void html_page_begin(FILE *f, const char *title);
 
 /* End a page (</body></html>). */
-void html_end(FILE *f);
+void html_page_end(FILE *f);
 
 #endif

@@ -83,40 +83,16 @@ static FILE *open_sys(const struct runset_run *run, const char *name,
 	return f;
 }
 
-const char *cev_source_name(enum cev_source source)
-{
-	static const char *const names[CEV_SOURCE_NR] = {
-		[CEV_READPROFILE] = "readprofile",
-		[CEV_PERF] = "perf",
-		[CEV_LOCK_STAT] = "lock_stat",
-		[CEV_PERF_LOCK] = "perf lock",
-	};
-
-	return (unsigned)source < CEV_SOURCE_NR ? names[source] : "";
-}
-
-const char *cev_source_file(enum cev_source source)
-{
-	static const char *const files[CEV_SOURCE_NR] = {
-		[CEV_READPROFILE] = "sys/readprofile.txt",
-		[CEV_PERF] = "sys/perf-report.txt",
-		[CEV_LOCK_STAT] = "sys/lock_stat.txt",
-		[CEV_PERF_LOCK] = "sys/perf-lock.txt",
-	};
-
-	return (unsigned)source < CEV_SOURCE_NR ? files[source] : "";
-}
-
 /* --- vmstat */
 
 /* Column value of sample i; "us+sy" is the sum of two columns. */
 static double vm_value(const struct vmstat_series *s, size_t i, int col,
 		       int col2)
 {
-	double v = vmstat_value(s, i, col);
+	double v = parse_vmstat_value(s, i, col);
 
 	if (col2 >= 0)
-		v += vmstat_value(s, i, col2);
+		v += parse_vmstat_value(s, i, col2);
 	return v;
 }
 
@@ -126,11 +102,11 @@ static bool vm_columns(const struct vmstat_series *s, const char *key, int *col,
 {
 	*col2 = -1;
 	if (strcmp(key, "us+sy") == 0) {
-		*col = vmstat_column(s, "us");
-		*col2 = vmstat_column(s, "sy");
+		*col = parse_vmstat_column(s, "us");
+		*col2 = parse_vmstat_column(s, "sy");
 		return *col >= 0 && *col2 >= 0;
 	}
-	*col = vmstat_column(s, key);
+	*col = parse_vmstat_column(s, key);
 	return *col >= 0;
 }
 
@@ -163,7 +139,7 @@ static int run_vmstat(struct cev *ev, const struct runset_run *run, double *cpu,
 		return 0;
 	f = open_sys(run, "sys/vmstat.txt", &err);
 	if (f) {
-		rc = vmstat_parse(f, &s, &err);
+		rc = parse_vmstat(f, &s, &err);
 		fclose(f);
 	}
 	if (!f || rc < 0) {
@@ -171,7 +147,7 @@ static int run_vmstat(struct cev *ev, const struct runset_run *run, double *cpu,
 			ev, run->dir,
 			"sys/vmstat.txt ignored (%s): CPU and I/O wait unknown",
 			err.msg);
-		vmstat_free(&s);
+		parse_vmstat_free(&s);
 		return rc;
 	}
 	/* One cut last line is how a sampler that was stopped leaves it. */
@@ -200,7 +176,7 @@ static int run_vmstat(struct cev *ev, const struct runset_run *run, double *cpu,
 	}
 	n = 0;
 	vm_columns(&s, "us+sy", &us, &sy);
-	wcol = vmstat_column(&s, "wa");
+	wcol = parse_vmstat_column(&s, "wa");
 	for (i = 0; i < s.nsamples; i++) {
 		if (windowed && !vm_in_window(&s, i, run))
 			continue;
@@ -209,7 +185,7 @@ static int run_vmstat(struct cev *ev, const struct runset_run *run, double *cpu,
 			n++;
 		}
 		if (wcol >= 0) {
-			sum_wa += vmstat_value(&s, i, wcol);
+			sum_wa += parse_vmstat_value(&s, i, wcol);
 			nwa++;
 		}
 	}
@@ -217,12 +193,13 @@ static int run_vmstat(struct cev *ev, const struct runset_run *run, double *cpu,
 		*cpu = sum_cpu / (double)n;
 	if (nwa)
 		*wa = sum_wa / (double)nwa;
-	vmstat_free(&s);
+	parse_vmstat_free(&s);
 	return rc;
 }
 
-long cev_vmstat_points(const struct runset_run *run, const char *key,
-		       double **x, double **y, bool *since_start)
+long compare_evidence_vmstat_points(const struct runset_run *run,
+				    const char *key, double **x, double **y,
+				    bool *since_start)
 {
 	struct vmstat_series s = {0};
 	struct err err = {""};
@@ -235,14 +212,14 @@ long cev_vmstat_points(const struct runset_run *run, const char *key,
 	f = open_sys(run, "sys/vmstat.txt", &err);
 	if (!f)
 		return 0;
-	rc = vmstat_parse(f, &s, &err);
+	rc = parse_vmstat(f, &s, &err);
 	fclose(f);
 	if (rc < 0) {
-		vmstat_free(&s);
+		parse_vmstat_free(&s);
 		return rc == -ENOMEM ? rc : 0;
 	}
 	if (!vm_columns(&s, key, &col, &col2)) {
-		vmstat_free(&s);
+		parse_vmstat_free(&s);
 		return 0;
 	}
 	*x = calloc(s.nsamples, sizeof(**x));
@@ -251,7 +228,7 @@ long cev_vmstat_points(const struct runset_run *run, const char *key,
 		free(*x);
 		free(*y);
 		*x = *y = NULL;
-		vmstat_free(&s);
+		parse_vmstat_free(&s);
 		return -ENOMEM;
 	}
 	*since_start = s.has_time && !isnan(run->start_epoch_s);
@@ -261,7 +238,7 @@ long cev_vmstat_points(const struct runset_run *run, const char *key,
 				  : (double)(i + 1);
 		(*y)[i] = vm_value(&s, i, col, col2);
 	}
-	vmstat_free(&s);
+	parse_vmstat_free(&s);
 	return (long)i;
 }
 
@@ -334,7 +311,7 @@ static int read_probe(struct cev *ev, const struct runset_run *run,
 		return 0;
 	f = open_sys(run, name, &err);
 	if (f) {
-		rc = hprobe_parse(f, p, &err);
+		rc = parse_probe(f, p, &err);
 		fclose(f);
 	}
 	if (rc == 0 && !(p->others_busy_pct > CEV_PROBE_BUSY_MAX_PCT))
@@ -468,8 +445,8 @@ static int contest_cell(struct cev *ev, const struct runset *rs,
 	return 0;
 }
 
-const struct cev_contest *cev_contest_at(const struct cev *ev, size_t label,
-					 size_t config)
+const struct cev_contest *
+compare_evidence_contest_at(const struct cev *ev, size_t label, size_t config)
 {
 	return &ev->contest[label * ev->nconfigs + config];
 }
@@ -479,7 +456,7 @@ static void contest_vs_base(struct cev *ev, const struct score_table *t,
 			    size_t config)
 {
 	const struct cev_contest *base =
-		cev_contest_at(ev, t->baseline, config);
+		compare_evidence_contest_at(ev, t->baseline, config);
 	size_t l;
 
 	for (l = 0; l < t->nlabels; l++) {
@@ -570,102 +547,6 @@ static void share_free(struct share_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/*
- * Append the shares of one run's readprofile to l. 1 when the file gave
- * a profile, 0 when it was ignored (remarked), -ENOMEM.
- */
-static int read_readprofile(struct cev *ev, const struct runset_run *run,
-			    struct share_list *l)
-{
-	struct rprof_profile p = {0};
-	struct err err = {""};
-	size_t i;
-	int rc = -EIO;
-	FILE *f;
-
-	f = open_sys(run, cev_source_file(CEV_READPROFILE), &err);
-	if (f) {
-		rc = rprof_parse(f, &p, &err);
-		fclose(f);
-	}
-	if (rc == 0)
-		rc = rprof_merge_normalized(&p, &err);
-	if (rc == -ENOMEM)
-		goto out;
-	if (rc < 0 || p.total_ticks == 0) {
-		rc = remark(ev, run->dir, "%s ignored (%s)",
-			    cev_source_file(CEV_READPROFILE),
-			    rc < 0 ? err.msg : "no ticks");
-		goto out;
-	}
-	for (i = 0; i < p.n; i++) {
-		rc = share_add(l, p.entries[i].name,
-			       100.0 * (double)p.entries[i].ticks /
-				       (double)p.total_ticks);
-		if (rc < 0)
-			goto out;
-	}
-	rc = 1;
-out:
-	rprof_free(&p);
-	return rc;
-}
-
-/*
- * Append the shares of one run's perf report to l: the first event's
- * entries, kernel symbols by name, user space ones as "symbol (dso)".
- * 1 when the file gave a profile, 0 when it was ignored, -ENOMEM.
- */
-static int read_perf(struct cev *ev, const struct runset_run *run,
-		     struct share_list *l)
-{
-	struct perf_report r = {0};
-	struct err err = {""};
-	size_t i;
-	int rc = -EIO;
-	FILE *f;
-
-	f = open_sys(run, cev_source_file(CEV_PERF), &err);
-	if (f) {
-		rc = perf_parse(f, &r, &err);
-		fclose(f);
-	}
-	if (rc == 0)
-		rc = perf_merge_normalized(&r, &err);
-	if (rc == -ENOMEM)
-		goto out;
-	if (rc < 0) {
-		rc = remark(ev, run->dir, "%s ignored (%s)",
-			    cev_source_file(CEV_PERF), err.msg);
-		goto out;
-	}
-	if (r.bad_lines > 1)
-		rc = remark(ev, run->dir, "%s: %zu lines could not be read",
-			    cev_source_file(CEV_PERF), r.bad_lines);
-	if (r.nevents > 1 && rc >= 0)
-		rc = remark(ev, run->dir,
-			    "%s has %zu events: only the first (%s) is used",
-			    cev_source_file(CEV_PERF), r.nevents, r.events[0]);
-	for (i = 0; i < r.n && rc >= 0; i++) {
-		const struct perf_entry *e = &r.entries[i];
-		char name[512];
-
-		if (e->event != 0 || !isfinite(e->overhead_pct))
-			continue;
-		if (e->marker == 'k')
-			snprintf(name, sizeof(name), "%s", e->symbol);
-		else
-			snprintf(name, sizeof(name), "%s (%s)", e->symbol,
-				 e->dso ? e->dso : "?");
-		rc = share_add(l, name, e->overhead_pct);
-	}
-	if (rc >= 0)
-		rc = 1;
-out:
-	perf_free(&r);
-	return rc;
-}
-
 static int cmp_share_name(const void *a, const void *b)
 {
 	return strcmp(((const struct share *)a)->name,
@@ -744,10 +625,10 @@ fail:
 	return rc;
 }
 
-const struct cev_profile *cev_profile_find(const struct cev *ev,
-					   const char *label,
-					   const char *config,
-					   enum cev_source source)
+const struct cev_profile *compare_evidence_profile_find(const struct cev *ev,
+							const char *label,
+							const char *config,
+							enum cev_source source)
 {
 	size_t i;
 
@@ -759,7 +640,8 @@ const struct cev_profile *cev_profile_find(const struct cev *ev,
 	return NULL;
 }
 
-double cev_profile_pct(const struct cev_profile *p, const char *name)
+double compare_evidence_profile_pct(const struct cev_profile *p,
+				    const char *name)
 {
 	size_t i;
 
@@ -821,46 +703,139 @@ static double or_zero(double v)
 	return isfinite(v) ? v : 0;
 }
 
+/* --- reading one run's file */
+
+/* What the runs' files of one source add up to: shares or lock items. */
+struct collected {
+	struct share_list shares; /* profile sources */
+	struct lock_list locks;	  /* lock sources */
+};
+
 /*
- * Append the classes of one run's lock_stat to l. 1 when the file gave
- * data, 0 when it was ignored (remarked), -ENOMEM.
+ * readprofile: parsed, clone suffixes merged; a profile without ticks is
+ * no profile (-ENODATA).
  */
-static int read_lock_stat(struct cev *ev, const struct runset_run *run,
-			  struct lock_list *l)
+static int parse_readprofile_merged(FILE *f, void *data, struct err *err)
+{
+	struct rprof_profile *p = data;
+	int rc = parse_readprofile(f, p, err);
+
+	if (rc == 0)
+		rc = parse_readprofile_merge_normalized(p, err);
+	if (rc == 0 && p->total_ticks == 0)
+		rc = err_set(err, -ENODATA, "no ticks");
+	return rc;
+}
+
+static void release_readprofile(void *data)
+{
+	parse_readprofile_free(data);
+}
+
+/* A run's readprofile as shares of its total ticks. */
+static int collect_readprofile(struct cev *ev, const struct runset_run *run,
+			       const void *data, struct collected *out)
+{
+	const struct rprof_profile *p = data;
+	size_t i;
+	int rc;
+
+	(void)ev;
+	(void)run;
+	for (i = 0; i < p->n; i++) {
+		rc = share_add(&out->shares, p->entries[i].name,
+			       100.0 * (double)p->entries[i].ticks /
+				       (double)p->total_ticks);
+		if (rc < 0)
+			return rc;
+	}
+	return 1;
+}
+
+/* perf report: parsed, clone suffixes merged. */
+static int parse_perf_merged(FILE *f, void *data, struct err *err)
+{
+	int rc = parse_perf(f, data, err);
+
+	if (rc == 0)
+		rc = parse_perf_merge_normalized(data, err);
+	return rc;
+}
+
+static void release_perf(void *data)
+{
+	parse_perf_free(data);
+}
+
+/*
+ * A run's perf report as shares: the first event's entries, kernel
+ * symbols by name, user space ones as "symbol (dso)".
+ */
+static int collect_perf(struct cev *ev, const struct runset_run *run,
+			const void *data, struct collected *out)
+{
+	const struct perf_report *r = data;
+	const char *file = compare_evidence_source_file(CEV_PERF);
+	size_t i;
+	int rc = 0;
+
+	if (r->bad_lines > 1)
+		rc = remark(ev, run->dir, "%s: %zu lines could not be read",
+			    file, r->bad_lines);
+	if (r->nevents > 1 && rc >= 0)
+		rc = remark(ev, run->dir,
+			    "%s has %zu events: only the first (%s) is used",
+			    file, r->nevents, r->events[0]);
+	for (i = 0; i < r->n && rc >= 0; i++) {
+		const struct perf_entry *e = &r->entries[i];
+		char name[512];
+
+		if (e->event != 0 || !isfinite(e->overhead_pct))
+			continue;
+		if (e->marker == 'k')
+			snprintf(name, sizeof(name), "%s", e->symbol);
+		else
+			snprintf(name, sizeof(name), "%s (%s)", e->symbol,
+				 e->dso ? e->dso : "?");
+		rc = share_add(&out->shares, name, e->overhead_pct);
+	}
+	return rc < 0 ? rc : 1;
+}
+
+static int parse_lockstat_stream(FILE *f, void *data, struct err *err)
+{
+	return parse_lockstat(f, data, err);
+}
+
+static void release_lockstat(void *data)
+{
+	parse_lockstat_free(data);
+}
+
+/* A run's lock_stat classes as lock items, rw sides apart. */
+static int collect_lockstat(struct cev *ev, const struct runset_run *run,
+			    const void *data, struct collected *out)
 {
 	static const char *const kind_suffix[] = {
 		[LOCKSTAT_EXCL] = "",
 		[LOCKSTAT_WRITE] = "-W",
 		[LOCKSTAT_READ] = "-R",
 	};
-	struct lockstat_data d = {0};
-	struct err err = {""};
+	const struct lockstat_data *d = data;
 	size_t i;
-	int rc = -EIO;
-	FILE *f;
+	int rc;
 
-	f = open_sys(run, cev_source_file(CEV_LOCK_STAT), &err);
-	if (f) {
-		rc = lockstat_parse(f, &d, &err);
-		fclose(f);
-	}
-	if (rc == -ENOMEM)
-		goto out;
-	if (rc < 0) {
-		rc = remark(ev, run->dir, "%s ignored (%s)",
-			    cev_source_file(CEV_LOCK_STAT), err.msg);
-		goto out;
-	}
 	/* lock_stat is read in one go: any cut line is data lost. */
-	if (d.bad_lines) {
+	if (d->bad_lines) {
 		rc = remark(ev, run->dir,
 			    "%s: %zu lines could not be read (cut short?)",
-			    cev_source_file(CEV_LOCK_STAT), d.bad_lines);
+			    compare_evidence_source_file(CEV_LOCK_STAT),
+			    d->bad_lines);
 		if (rc < 0)
-			goto out;
+			return rc;
 	}
-	for (i = 0; i < d.n; i++) {
-		const struct lockstat_class *c = &d.classes[i];
+	for (i = 0; i < d->n; i++) {
+		const struct lockstat_class *c = &d->classes[i];
 		char name[512];
 		struct lock_item item;
 
@@ -871,57 +846,50 @@ static int read_lock_stat(struct cev *ev, const struct runset_run *run,
 			.storage = c->is_storage_lock,
 			.contentions = or_zero(c->v[LS_CONTENTIONS]),
 			.wait_us = or_zero(c->v[LS_WAITTIME_TOTAL]),
-			.acquisitions = d.has_col[LS_ACQUISITIONS]
+			.acquisitions = d->has_col[LS_ACQUISITIONS]
 						? or_zero(c->v[LS_ACQUISITIONS])
 						: NAN,
 		};
-		rc = lock_add(l, &item);
+		rc = lock_add(&out->locks, &item);
 		if (rc < 0)
-			goto out;
+			return rc;
 	}
-	rc = 1;
-out:
-	lockstat_free(&d);
-	return rc;
+	return 1;
+}
+
+static int parse_perflock_stream(FILE *f, void *data, struct err *err)
+{
+	return parse_perflock(f, data, err);
+}
+
+static void release_perflock(void *data)
+{
+	parse_perflock_free(data);
 }
 
 /*
- * Append the rows of one run's perf lock contention to l, named by the
- * caller's function (offset and clone suffixes stripped); merge_locks()
- * adds up the rows of one function. 1 when the file gave data, 0 when it
- * was ignored (remarked), -ENOMEM.
+ * A run's perf lock contention rows as lock items, named by the caller's
+ * function (offset and clone suffixes stripped); merge_locks() adds up
+ * the rows of one function.
  */
-static int read_perf_lock(struct cev *ev, const struct runset_run *run,
-			  struct lock_list *l)
+static int collect_perflock(struct cev *ev, const struct runset_run *run,
+			    const void *data, struct collected *out)
 {
-	struct perflock_data d = {0};
-	struct err err = {""};
+	const struct perflock_data *d = data;
 	size_t i;
-	int rc = -EIO;
-	FILE *f;
+	int rc;
 
-	f = open_sys(run, cev_source_file(CEV_PERF_LOCK), &err);
-	if (f) {
-		rc = perflock_parse(f, &d, &err);
-		fclose(f);
-	}
-	if (rc == -ENOMEM)
-		goto out;
-	if (rc < 0) {
-		rc = remark(ev, run->dir, "%s ignored (%s)",
-			    cev_source_file(CEV_PERF_LOCK), err.msg);
-		goto out;
-	}
 	/* perf prints the table in one go: a bad row is data lost. */
-	if (d.bad_lines) {
+	if (d->bad_lines) {
 		rc = remark(ev, run->dir,
 			    "%s: %zu lines could not be read (cut short?)",
-			    cev_source_file(CEV_PERF_LOCK), d.bad_lines);
+			    compare_evidence_source_file(CEV_PERF_LOCK),
+			    d->bad_lines);
 		if (rc < 0)
-			goto out;
+			return rc;
 	}
-	for (i = 0; i < d.n; i++) {
-		const struct perflock_row *r = &d.rows[i];
+	for (i = 0; i < d->n; i++) {
+		const struct perflock_row *r = &d->rows[i];
 		struct lock_item item = {
 			.name = r->func,
 			.storage = r->storage,
@@ -930,14 +898,11 @@ static int read_perf_lock(struct cev *ev, const struct runset_run *run,
 			.acquisitions = NAN,
 		};
 
-		rc = lock_add(l, &item);
+		rc = lock_add(&out->locks, &item);
 		if (rc < 0)
-			goto out;
+			return rc;
 	}
-	rc = 1;
-out:
-	perflock_free(&d);
-	return rc;
+	return 1;
 }
 
 static int cmp_item_name(const void *a, const void *b)
@@ -1031,9 +996,10 @@ fail:
 	return rc;
 }
 
-const struct cev_locks *cev_locks_find(const struct cev *ev, const char *label,
-				       const char *config,
-				       enum cev_source source)
+const struct cev_locks *compare_evidence_locks_find(const struct cev *ev,
+						    const char *label,
+						    const char *config,
+						    enum cev_source source)
 {
 	size_t i;
 
@@ -1045,8 +1011,8 @@ const struct cev_locks *cev_locks_find(const struct cev *ev, const char *label,
 	return NULL;
 }
 
-const struct cev_lock *cev_lock_find(const struct cev_locks *l,
-				     const char *name)
+const struct cev_lock *compare_evidence_lock_find(const struct cev_locks *l,
+						  const char *name)
 {
 	size_t i;
 
@@ -1054,6 +1020,83 @@ const struct cev_lock *cev_lock_find(const struct cev_locks *l,
 		if (strcmp(l->locks[i].name, name) == 0)
 			return &l->locks[i];
 	return NULL;
+}
+
+/* --- the sources */
+
+/*
+ * The profile and lock sources, in enum cev_source order: where each
+ * is, how it is parsed, and what a parsed file adds. compare reads them
+ * all the same way (read_source()); adding a source is adding a row.
+ */
+static const struct source_desc {
+	const char *name; /* compare_evidence_source_name() */
+	const char *file; /* below the run directory */
+	bool locks;	  /* gives lock tables, else profiles */
+	size_t size;	  /* bytes of the parser's struct */
+	/* parse f into data (zeroed): 0, -ENOMEM, or why it is ignored */
+	int (*parse)(FILE *f, void *data, struct err *err);
+	void (*release)(void *data); /* free what parse() left */
+	/* add what data holds to out, remarking damage: 1 or -ENOMEM */
+	int (*collect)(struct cev *ev, const struct runset_run *run,
+		       const void *data, struct collected *out);
+} sources[CEV_SOURCE_NR] = {
+	[CEV_READPROFILE] = {"readprofile", "sys/readprofile.txt", false,
+			     sizeof(struct rprof_profile),
+			     parse_readprofile_merged, release_readprofile,
+			     collect_readprofile},
+	[CEV_PERF] = {"perf", "sys/perf-report.txt", false,
+		      sizeof(struct perf_report), parse_perf_merged,
+		      release_perf, collect_perf},
+	[CEV_LOCK_STAT] = {"lock_stat", "sys/lock_stat.txt", true,
+			   sizeof(struct lockstat_data), parse_lockstat_stream,
+			   release_lockstat, collect_lockstat},
+	[CEV_PERF_LOCK] = {"perf lock", "sys/perf-lock.txt", true,
+			   sizeof(struct perflock_data), parse_perflock_stream,
+			   release_perflock, collect_perflock},
+};
+
+const char *compare_evidence_source_name(enum cev_source source)
+{
+	return (unsigned)source < CEV_SOURCE_NR ? sources[source].name : "";
+}
+
+const char *compare_evidence_source_file(enum cev_source source)
+{
+	return (unsigned)source < CEV_SOURCE_NR ? sources[source].file : "";
+}
+
+bool compare_evidence_source_is_lock(enum cev_source source)
+{
+	return (unsigned)source < CEV_SOURCE_NR && sources[source].locks;
+}
+
+/*
+ * Add one run's file of source s to out. 1 when the file gave data, 0
+ * when it was ignored (remarked), -ENOMEM.
+ */
+static int read_source(struct cev *ev, const struct runset_run *run,
+		       const struct source_desc *s, struct collected *out)
+{
+	struct err err = {""};
+	void *data = calloc(1, s->size);
+	int rc = -EIO;
+	FILE *f;
+
+	if (!data)
+		return -ENOMEM;
+	f = open_sys(run, s->file, &err);
+	if (f) {
+		rc = s->parse(f, data, &err);
+		fclose(f);
+	}
+	if (rc == 0)
+		rc = s->collect(ev, run, data, out);
+	else if (rc != -ENOMEM)
+		rc = remark(ev, run->dir, "%s ignored (%s)", s->file, err.msg);
+	s->release(data);
+	free(data);
+	return rc;
 }
 
 /* --- the whole */
@@ -1067,42 +1110,35 @@ static int build_table(struct cev *ev, const struct runset *rs,
 		       const char *label, const char *config,
 		       enum cev_source source)
 {
-	struct share_list shares = {0};
-	struct lock_list locks = {0};
+	const struct source_desc *s = &sources[source];
+	struct collected got;
 	size_t r, runs = 0;
 	int rc = 0;
 
+	memset(&got, 0, sizeof(got));
 	for (r = 0; r < rs->nruns && rc >= 0; r++) {
 		const struct runset_run *run = &rs->runs[r];
 
 		if (strcmp(run->label, label) || strcmp(run->config, config) ||
 		    run->exclusion == RUNSET_PARTIAL ||
-		    !run_has_file(run, cev_source_file(source)))
+		    !run_has_file(run, s->file))
 			continue;
-		if (source == CEV_LOCK_STAT)
-			rc = read_lock_stat(ev, run, &locks);
-		else if (source == CEV_PERF_LOCK)
-			rc = read_perf_lock(ev, run, &locks);
-		else if (source == CEV_PERF)
-			rc = read_perf(ev, run, &shares);
-		else
-			rc = read_readprofile(ev, run, &shares);
+		rc = read_source(ev, run, s, &got);
 		if (rc > 0)
 			runs++;
 	}
 	if (rc >= 0 && runs > 0)
-		rc = source == CEV_LOCK_STAT || source == CEV_PERF_LOCK
-			     ? add_locks(ev, label, config, source, runs,
-					 &locks)
-			     : add_profile(ev, label, config, source, runs,
-					   &shares);
-	share_free(&shares);
-	lock_list_free(&locks);
+		rc = s->locks ? add_locks(ev, label, config, source, runs,
+					  &got.locks)
+			      : add_profile(ev, label, config, source, runs,
+					    &got.shares);
+	share_free(&got.shares);
+	lock_list_free(&got.locks);
 	return rc < 0 ? rc : 0;
 }
 
-int cev_build(struct cev *ev, const struct runset *rs,
-	      const struct score_table *t, struct err *err)
+int compare_evidence_build(struct cev *ev, const struct runset *rs,
+			   const struct score_table *t, struct err *err)
 {
 	size_t c, l;
 	int rc, source;
@@ -1121,7 +1157,7 @@ int cev_build(struct cev *ev, const struct runset *rs,
 	return 0;
 }
 
-void cev_free(struct cev *ev)
+void compare_evidence_free(struct cev *ev)
 {
 	size_t i, k;
 

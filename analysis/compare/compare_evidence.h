@@ -96,7 +96,7 @@ struct cev_lock {
 	 * ("scsi_queue_rq"), its rows added up */
 	char *name;
 	/* lock_stat: SCSI host or block-layer queue lock; perf lock: a
-	 * storage-path caller (perflock_is_storage_caller()) */
+	 * storage-path caller (parse_perflock_is_storage_caller()) */
 	bool storage;
 	double contentions;   /* mean over runs */
 	double wait_total_us; /* total wait time, mean over runs */
@@ -113,7 +113,7 @@ struct cev_locks {
 	size_t nlocks;		/* entries in locks */
 };
 
-/* Everything beside the scores. cev_free() releases it. */
+/* Everything beside the scores. compare_evidence_free() releases it. */
 struct cev {
 	struct cev_contest *contest;	/* [label * nconfigs + config] */
 	size_t nlabels, nconfigs;	/* shape of contest (the table's) */
@@ -130,36 +130,42 @@ struct cev {
  * for the runs of rs, shaped like t (same labels, configs, baseline).
  * Reads sys/ files of the runs. Profiles and locks come from every run
  * that has the files (diagnostic runs mostly), never from partial runs.
- * 0 or -ENOMEM; ev is overwritten, free it with cev_free() either way.
+ * 0 or -ENOMEM; ev is overwritten, free it with compare_evidence_free()
+ * either way.
  */
-int cev_build(struct cev *ev, const struct runset *rs,
-	      const struct score_table *t, struct err *err);
+int compare_evidence_build(struct cev *ev, const struct runset *rs,
+			   const struct score_table *t, struct err *err);
 
 /* The contest cell of row label, column config. */
-const struct cev_contest *cev_contest_at(const struct cev *ev, size_t label,
-					 size_t config);
+const struct cev_contest *
+compare_evidence_contest_at(const struct cev *ev, size_t label, size_t config);
 
 /* The profile / lock table of a label, config and source, or NULL. */
-const struct cev_profile *cev_profile_find(const struct cev *ev,
-					   const char *label,
-					   const char *config,
-					   enum cev_source source);
-const struct cev_locks *cev_locks_find(const struct cev *ev, const char *label,
-				       const char *config,
-				       enum cev_source source);
+const struct cev_profile *compare_evidence_profile_find(const struct cev *ev,
+							const char *label,
+							const char *config,
+							enum cev_source source);
+const struct cev_locks *compare_evidence_locks_find(const struct cev *ev,
+						    const char *label,
+						    const char *config,
+						    enum cev_source source);
 
 /* The share of symbol name in p, 0 when it is not there. */
-double cev_profile_pct(const struct cev_profile *p, const char *name);
+double compare_evidence_profile_pct(const struct cev_profile *p,
+				    const char *name);
 
 /* The lock named name in l, or NULL. */
-const struct cev_lock *cev_lock_find(const struct cev_locks *l,
-				     const char *name);
+const struct cev_lock *compare_evidence_lock_find(const struct cev_locks *l,
+						  const char *name);
 
 /* "readprofile", "perf", "lock_stat", "perf lock". */
-const char *cev_source_name(enum cev_source source);
+const char *compare_evidence_source_name(enum cev_source source);
 
 /* The file below a run directory a source reads ("sys/lock_stat.txt"). */
-const char *cev_source_file(enum cev_source source);
+const char *compare_evidence_source_file(enum cev_source source);
+
+/* Whether a source gives lock tables (struct cev_locks), not profiles. */
+bool compare_evidence_source_is_lock(enum cev_source source);
 
 /*
  * The vmstat samples of a whole run, for the plots: *x gets seconds since
@@ -170,10 +176,11 @@ const char *cev_source_file(enum cev_source source);
  * of points (0, with NULL arrays, when there is no readable vmstat or no
  * such column) or -ENOMEM. *since_start tells which x it is.
  */
-long cev_vmstat_points(const struct runset_run *run, const char *key,
-		       double **x, double **y, bool *since_start);
+long compare_evidence_vmstat_points(const struct runset_run *run,
+				    const char *key, double **x, double **y,
+				    bool *since_start);
 
 /* Release everything and zero ev. Safe on a zeroed struct. */
-void cev_free(struct cev *ev);
+void compare_evidence_free(struct cev *ev);
 
 #endif

@@ -6,10 +6,12 @@
  * label and configuration), JSON (every number) or one self-contained
  * HTML page.
  *
- * Text, Markdown and HTML are rendered from one document model, so they
- * always say the same; CSV and JSON are written from the numbers
- * directly. Output is deterministic: rows in a fixed order (baseline
- * first, then labels sorted), numbers in fixed formats.
+ * Text, Markdown and HTML are rendered from one document model
+ * (compare_doc.h, filled by compare_content.h, rendered by
+ * compare_render.h), so they always say the same; CSV and JSON
+ * (compare_csv.h, compare_json.h) are written from the numbers directly.
+ * Output is deterministic: rows in a fixed order (baseline first, then
+ * labels sorted: score_row_label()), numbers in fixed formats.
  */
 #ifndef OLTPMARK_ANALYSIS_COMPARE_OUT_H
 #define OLTPMARK_ANALYSIS_COMPARE_OUT_H
@@ -23,7 +25,7 @@
 #include "analysis/compare/score.h"
 #include "src/base/err.h"
 
-/* Output formats, in the order of cout_format_names. */
+/* Output formats, in the order of compare_out_format_names. */
 enum cout_format {
 	COUT_TEXT, /* plain text tables */
 	COUT_MD,   /* Markdown */
@@ -34,7 +36,7 @@ enum cout_format {
 };
 
 /* "text", "md", "csv", "json", "html", NULL: for the options table. */
-extern const char *const cout_format_names[];
+extern const char *const compare_out_format_names[];
 
 /* Everything a writer shows. */
 struct cout_input {
@@ -54,10 +56,10 @@ struct cout_input {
  * Write the comparison to f in format fmt. Returns 0, -ENOMEM, or -EIO
  * when writing failed (err says so).
  */
-int cout_write(FILE *f, enum cout_format fmt, const struct cout_input *in,
-	       struct err *err);
+int compare_out_write(FILE *f, enum cout_format fmt,
+		      const struct cout_input *in, struct err *err);
 
 /* File name compare writes for a format with --out: "scores.txt", ... */
-const char *cout_file_name(enum cout_format fmt);
+const char *compare_out_file_name(enum cout_format fmt);
 
 #endif

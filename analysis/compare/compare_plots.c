@@ -23,9 +23,9 @@
 
 #include "analysis/common/gnuplot.h"
 
-const char *const cplot_keys[] = {"r",	"in", "cs", "us+sy",
-				  "wa", "bi", "bo", NULL};
-const char *const cplot_titles[] = {
+const char *const compare_plots_keys[] = {"r",	"in", "cs", "us+sy",
+					  "wa", "bi", "bo", NULL};
+const char *const compare_plots_titles[] = {
 	"runnable processes (vmstat r)",
 	"interrupts per second (vmstat in)",
 	"context switches per second (vmstat cs)",
@@ -112,8 +112,8 @@ static int write_data(const char *dir, const char *file,
 	for (k = 0; k < NKEYS; k++) {
 		bool since;
 
-		n[k] = cev_vmstat_points(run, cplot_keys[k], &x[k], &y[k],
-					 &since);
+		n[k] = compare_evidence_vmstat_points(
+			run, compare_plots_keys[k], &x[k], &y[k], &since);
 		if (n[k] < 0) {
 			rc = (int)n[k];
 			goto out;
@@ -126,7 +126,7 @@ static int write_data(const char *dir, const char *file,
 	}
 	if (rows == 0)
 		goto out;
-	f = gp_create(dir, file, err);
+	f = gnuplot_create(dir, file, err);
 	if (!f) {
 		rc = -EIO;
 		goto out;
@@ -172,10 +172,10 @@ static int add_plot(struct cplots *p, const char *config, int key,
 	grown += p->nplots++;
 	memset(grown, 0, sizeof(*grown));
 	grown->config = config;
-	grown->key = cplot_keys[key];
+	grown->key = compare_plots_keys[key];
 	snprintf(grown->name, sizeof(grown->name), "%s", name);
 	snprintf(grown->title, sizeof(grown->title), "%s: %s", config_title,
-		 cplot_titles[key]);
+		 compare_plots_titles[key]);
 	return 0;
 }
 
@@ -193,7 +193,8 @@ static int plot_config(const char *dir, const struct runset *rs,
 	if (!label_has)
 		return -ENOMEM;
 	for (l = 0; l < t->nlabels; l++) {
-		const struct cev_contest *cell = cev_contest_at(ev, l, c);
+		const struct cev_contest *cell =
+			compare_evidence_contest_at(ev, l, c);
 		char file[200];
 		bool since;
 
@@ -231,7 +232,7 @@ static int plot_config(const char *dir, const struct runset *rs,
 		snprintf(name, sizeof(name), "%s-vmstat-%s", stem,
 			 key_files[k]);
 		snprintf(script, sizeof(script), "%s.gp", name);
-		f = gp_create(dir, script, err);
+		f = gnuplot_create(dir, script, err);
 		if (!f) {
 			rc = -EIO;
 			goto out;
@@ -241,11 +242,12 @@ static int plot_config(const char *dir, const struct runset *rs,
 
 			snprintf(title, sizeof(title), "%s: %s",
 				 runset_config_title(t->configs[c]),
-				 cplot_titles[k]);
-			gp_preamble(f, title,
-				    all_since ? "seconds since the run's start"
-					      : "seconds",
-				    cplot_keys[k]);
+				 compare_plots_titles[k]);
+			gnuplot_preamble(
+				f, title,
+				all_since ? "seconds since the run's start"
+					  : "seconds",
+				compare_plots_keys[k]);
 		}
 		fputs("set yrange [0:*]\nplot", f);
 		for (l = 0; l < t->nlabels; l++) {
@@ -254,7 +256,7 @@ static int plot_config(const char *dir, const struct runset *rs,
 			fprintf(f,
 				"%s \\\n  '%s-vmstat-%zu.dat' using 1:%d with lines lw 1.5 title ",
 				first ? "" : ",", stem, l, k + 2);
-			gp_quote(f, t->labels[l]);
+			gnuplot_quote(f, t->labels[l]);
 			first = false;
 		}
 		fputc('\n', f);
@@ -263,7 +265,7 @@ static int plot_config(const char *dir, const struct runset *rs,
 				     script);
 			goto out;
 		}
-		if (gp_render(dir, name, 0, 0, &gerr) < 0) {
+		if (gnuplot_render(dir, name, 0, 0, &gerr) < 0) {
 			note(p, "%s not drawn: %s", name, gerr.msg);
 			continue;
 		}
@@ -277,16 +279,16 @@ out:
 	return rc;
 }
 
-int cplots_make(const char *out_dir, const struct runset *rs,
-		const struct score_table *t, const struct cev *ev,
-		struct cplots *out, struct err *err)
+int compare_plots_make(const char *out_dir, const struct runset *rs,
+		       const struct score_table *t, const struct cev *ev,
+		       struct cplots *out, struct err *err)
 {
 	char dir[4096], (*stems)[64];
 	size_t c, d;
 	int rc = 0;
 
 	memset(out, 0, sizeof(*out));
-	out->gnuplot = gp_available(out->why_not, sizeof(out->why_not));
+	out->gnuplot = gnuplot_available(out->why_not, sizeof(out->why_not));
 	if (!out->gnuplot)
 		return 0;
 	snprintf(dir, sizeof(dir), "%s/%s", out_dir, CPLOT_DIR);
@@ -318,7 +320,7 @@ int cplots_make(const char *out_dir, const struct runset *rs,
 	return rc;
 }
 
-void cplots_free(struct cplots *p)
+void compare_plots_free(struct cplots *p)
 {
 	if (!p)
 		return;

@@ -34,7 +34,7 @@ struct cplot {
 	char title[200];    /* caption */
 };
 
-/* The plots of one compare. cplots_free() releases it. */
+/* The plots of one compare. compare_plots_free() releases it. */
 struct cplots {
 	bool gnuplot;	     /* gnuplot was available */
 	char why_not[256];   /* why nothing was drawn, "" if something was */
@@ -44,9 +44,12 @@ struct cplots {
 	size_t nnotes;				     /* notes used */
 };
 
-/* The vmstat keys plotted, in order, and their captions. */
-extern const char *const cplot_keys[];	 /* NULL-terminated */
-extern const char *const cplot_titles[]; /* parallel to cplot_keys */
+/*
+ * The vmstat keys plotted, in order (NULL-terminated), and their
+ * captions (parallel to the keys).
+ */
+extern const char *const compare_plots_keys[];
+extern const char *const compare_plots_titles[];
 
 /*
  * Draw the plots into out_dir/compare-plots/ (created; the .png, .svg,
@@ -56,11 +59,11 @@ extern const char *const cplot_titles[]; /* parallel to cplot_keys */
  * are notes in *out), or -ENOMEM / -EIO when the directory cannot be
  * made, with err set.
  */
-int cplots_make(const char *out_dir, const struct runset *rs,
-		const struct score_table *t, const struct cev *ev,
-		struct cplots *out, struct err *err);
+int compare_plots_make(const char *out_dir, const struct runset *rs,
+		       const struct score_table *t, const struct cev *ev,
+		       struct cplots *out, struct err *err);
 
 /* Release the plot list and zero p. Safe on a zeroed struct. */
-void cplots_free(struct cplots *p);
+void compare_plots_free(struct cplots *p);
 
 #endif

@@ -27,6 +27,13 @@ static struct score_cell *cell_at(struct score_table *t, size_t label,
 	return &t->cells[label * t->nconfigs + config];
 }
 
+size_t score_row_label(const struct score_table *t, size_t i)
+{
+	if (i == 0)
+		return t->baseline;
+	return i <= t->baseline ? i - 1 : i;
+}
+
 int score_label_index(const struct score_table *t, const char *label)
 {
 	size_t i;

@@ -81,6 +81,13 @@ int score_compute(const struct runset *rs, const char *baseline, bool holm,
 const struct score_cell *score_cell(const struct score_table *t, size_t label,
 				    size_t config);
 
+/*
+ * The label shown in row i (0 .. nlabels-1) of every table compare
+ * writes: the baseline first, then the other labels in their sorted
+ * order.
+ */
+size_t score_row_label(const struct score_table *t, size_t i);
+
 /* Index of a label or configuration name in t, or -1. */
 int score_label_index(const struct score_table *t, const char *label);
 int score_config_index(const struct score_table *t, const char *config);

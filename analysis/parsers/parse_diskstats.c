@@ -71,7 +71,7 @@ static int diskstats_line(struct diskstats_snapshot *s, char **tok, size_t ntok)
 	return 1;
 }
 
-int diskstats_parse(FILE *f, struct diskstats_snapshot *out, struct err *err)
+int parse_diskstats(FILE *f, struct diskstats_snapshot *out, struct err *err)
 {
 	struct textline tl = {0};
 	char *tok[DISKSTATS_TOKENS_MAX];
@@ -119,24 +119,24 @@ int diskstats_parse(FILE *f, struct diskstats_snapshot *out, struct err *err)
 	return 0;
 fail:
 	textline_free(&tl);
-	diskstats_free(out);
+	parse_diskstats_free(out);
 	return rc;
 }
 
-/* diskstats_parse() with the out that textline_parse_file() hands on. */
+/* parse_diskstats() with the out that textline_parse_file() hands on. */
 static int diskstats_parse_stream(FILE *f, void *out, struct err *err)
 {
-	return diskstats_parse(f, out, err);
+	return parse_diskstats(f, out, err);
 }
 
-int diskstats_parse_file(const char *path, struct diskstats_snapshot *out,
+int parse_diskstats_file(const char *path, struct diskstats_snapshot *out,
 			 struct err *err)
 {
 	memset(out, 0, sizeof(*out));
 	return textline_parse_file(path, diskstats_parse_stream, out, err);
 }
 
-void diskstats_free(struct diskstats_snapshot *s)
+void parse_diskstats_free(struct diskstats_snapshot *s)
 {
 	size_t i;
 
@@ -146,8 +146,8 @@ void diskstats_free(struct diskstats_snapshot *s)
 	memset(s, 0, sizeof(*s));
 }
 
-const struct diskstats_dev *diskstats_find(const struct diskstats_snapshot *s,
-					   const char *name)
+const struct diskstats_dev *
+parse_diskstats_find(const struct diskstats_snapshot *s, const char *name)
 {
 	size_t i;
 
@@ -157,9 +157,9 @@ const struct diskstats_dev *diskstats_find(const struct diskstats_snapshot *s,
 	return NULL;
 }
 
-int diskstats_delta(const struct diskstats_snapshot *before,
-		    const struct diskstats_snapshot *after,
-		    struct diskstats_delta *out, struct err *err)
+int parse_diskstats_delta(const struct diskstats_snapshot *before,
+			  const struct diskstats_snapshot *after,
+			  struct diskstats_delta *out, struct err *err)
 {
 	const struct diskstats_dev *a, *b;
 	struct diskstats_delta_dev *dd;
@@ -173,7 +173,7 @@ int diskstats_delta(const struct diskstats_snapshot *before,
 		return err_set(err, -ENOMEM, "out of memory");
 	for (i = 0; i < after->ndevs; i++) {
 		b = &after->devs[i];
-		a = diskstats_find(before, b->name);
+		a = parse_diskstats_find(before, b->name);
 		if (!a) {
 			out->unmatched++;
 			continue;
@@ -181,7 +181,7 @@ int diskstats_delta(const struct diskstats_snapshot *before,
 		dd = &out->devs[out->ndevs];
 		dd->name = strdup(b->name);
 		if (!dd->name) {
-			diskstats_delta_free(out);
+			parse_diskstats_delta_free(out);
 			return err_set(err, -ENOMEM, "out of memory");
 		}
 		out->ndevs++;
@@ -206,12 +206,12 @@ int diskstats_delta(const struct diskstats_snapshot *before,
 			out->wraps += wraps;
 	}
 	for (i = 0; i < before->ndevs; i++)
-		if (!diskstats_find(after, before->devs[i].name))
+		if (!parse_diskstats_find(after, before->devs[i].name))
 			out->unmatched++;
 	return 0;
 }
 
-void diskstats_delta_free(struct diskstats_delta *d)
+void parse_diskstats_delta_free(struct diskstats_delta *d)
 {
 	size_t i;
 
@@ -222,7 +222,7 @@ void diskstats_delta_free(struct diskstats_delta *d)
 }
 
 const struct diskstats_delta_dev *
-diskstats_delta_find(const struct diskstats_delta *d, const char *name)
+parse_diskstats_delta_find(const struct diskstats_delta *d, const char *name)
 {
 	size_t i;
 
@@ -232,8 +232,9 @@ diskstats_delta_find(const struct diskstats_delta *d, const char *name)
 	return NULL;
 }
 
-int diskstats_rates(const struct diskstats_delta_dev *dd, double interval_s,
-		    struct diskstats_rates *out, struct err *err)
+int parse_diskstats_rates(const struct diskstats_delta_dev *dd,
+			  double interval_s, struct diskstats_rates *out,
+			  struct err *err)
 {
 	const uint64_t *v = dd->v;
 
@@ -256,7 +257,7 @@ int diskstats_rates(const struct diskstats_delta_dev *dd, double interval_s,
 	return 0;
 }
 
-const char *diskstats_field_name(enum diskstats_field f)
+const char *parse_diskstats_field_name(enum diskstats_field f)
 {
 	if ((int)f < 0 || f >= DS_NR)
 		return NULL;

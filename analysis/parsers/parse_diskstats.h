@@ -54,7 +54,7 @@ struct diskstats_dev {
 };
 
 /*
- * One snapshot. Owns its arrays: diskstats_free() releases them. Zeroed
+ * One snapshot. Owns its arrays: parse_diskstats_free() releases them. Zeroed
  * (and safe to free) after a failed parse.
  */
 struct diskstats_snapshot {
@@ -74,7 +74,7 @@ struct diskstats_delta_dev {
 	bool reset;
 };
 
-/* Per-device deltas. Owns its arrays: diskstats_delta_free(). */
+/* Per-device deltas. Owns its arrays: parse_diskstats_delta_free(). */
 struct diskstats_delta {
 	size_t ndevs;			  /* devices in devs[] */
 	struct diskstats_delta_dev *devs; /* later snapshot's order */
@@ -101,18 +101,18 @@ struct diskstats_rates {
  * device; -ENODATA for empty input; -EINVAL when no line is a diskstats
  * line; -ENOMEM, -EIO.
  */
-int diskstats_parse(FILE *f, struct diskstats_snapshot *out, struct err *err);
+int parse_diskstats(FILE *f, struct diskstats_snapshot *out, struct err *err);
 
-/* diskstats_parse() on the file at path; messages start with the path. */
-int diskstats_parse_file(const char *path, struct diskstats_snapshot *out,
+/* parse_diskstats() on the file at path; messages start with the path. */
+int parse_diskstats_file(const char *path, struct diskstats_snapshot *out,
 			 struct err *err);
 
 /* Release a snapshot and zero it. Safe on a zeroed struct. */
-void diskstats_free(struct diskstats_snapshot *s);
+void parse_diskstats_free(struct diskstats_snapshot *s);
 
 /* The device named name in a snapshot, or NULL. */
-const struct diskstats_dev *diskstats_find(const struct diskstats_snapshot *s,
-					   const char *name);
+const struct diskstats_dev *
+parse_diskstats_find(const struct diskstats_snapshot *s, const char *name);
 
 /*
  * Deltas from before to after, matched by device name, into out
@@ -120,25 +120,26 @@ const struct diskstats_dev *diskstats_find(const struct diskstats_snapshot *s,
  * bits (the kernel prints the ms fields as unsigned int, and all fields
  * on 32-bit kernels), else a reset. Returns 0 or -ENOMEM.
  */
-int diskstats_delta(const struct diskstats_snapshot *before,
-		    const struct diskstats_snapshot *after,
-		    struct diskstats_delta *out, struct err *err);
+int parse_diskstats_delta(const struct diskstats_snapshot *before,
+			  const struct diskstats_snapshot *after,
+			  struct diskstats_delta *out, struct err *err);
 
 /* Release a delta and zero it. Safe on a zeroed struct. */
-void diskstats_delta_free(struct diskstats_delta *d);
+void parse_diskstats_delta_free(struct diskstats_delta *d);
 
 /* The delta of the device named name, or NULL. */
 const struct diskstats_delta_dev *
-diskstats_delta_find(const struct diskstats_delta *d, const char *name);
+parse_diskstats_delta_find(const struct diskstats_delta *d, const char *name);
 
 /*
  * Rates of one device's delta over interval_s seconds. Returns 0, or
  * -EINVAL when interval_s is not positive.
  */
-int diskstats_rates(const struct diskstats_delta_dev *dd, double interval_s,
-		    struct diskstats_rates *out, struct err *err);
+int parse_diskstats_rates(const struct diskstats_delta_dev *dd,
+			  double interval_s, struct diskstats_rates *out,
+			  struct err *err);
 
 /* Name of a field ("reads", "io_ticks_ms"...), or NULL out of range. */
-const char *diskstats_field_name(enum diskstats_field f);
+const char *parse_diskstats_field_name(enum diskstats_field f);
 
 #endif

@@ -200,7 +200,7 @@ nomem:
 	return -ENOMEM;
 }
 
-int irq_parse(FILE *f, struct irq_snapshot *out, struct err *err)
+int parse_interrupts(FILE *f, struct irq_snapshot *out, struct err *err)
 {
 	struct textline tl = {0};
 	size_t nonblank = 0;
@@ -255,23 +255,24 @@ nomem:
 	rc = err_set(err, -ENOMEM, "line %zu: out of memory", tl.lineno);
 	textline_free(&tl);
 fail:
-	irq_free(out);
+	parse_interrupts_free(out);
 	return rc;
 }
 
-/* irq_parse() with the out that textline_parse_file() hands on. */
+/* parse_interrupts() with the out that textline_parse_file() hands on. */
 static int irq_parse_stream(FILE *f, void *out, struct err *err)
 {
-	return irq_parse(f, out, err);
+	return parse_interrupts(f, out, err);
 }
 
-int irq_parse_file(const char *path, struct irq_snapshot *out, struct err *err)
+int parse_interrupts_file(const char *path, struct irq_snapshot *out,
+			  struct err *err)
 {
 	memset(out, 0, sizeof(*out));
 	return textline_parse_file(path, irq_parse_stream, out, err);
 }
 
-void irq_free(struct irq_snapshot *s)
+void parse_interrupts_free(struct irq_snapshot *s)
 {
 	size_t i;
 
@@ -343,9 +344,9 @@ static struct irq_delta_entry *irq_entry(struct irq_delta *d, size_t *cap,
 	return e;
 }
 
-int irq_delta(const struct irq_snapshot *before,
-	      const struct irq_snapshot *after, struct irq_delta *out,
-	      struct err *err)
+int parse_interrupts_delta(const struct irq_snapshot *before,
+			   const struct irq_snapshot *after,
+			   struct irq_delta *out, struct err *err)
 {
 	const struct irq_line *a, *b;
 	struct irq_delta_entry *e;
@@ -407,11 +408,11 @@ int irq_delta(const struct irq_snapshot *before,
 			out->gone_lines++;
 	return 0;
 nomem:
-	irq_delta_free(out);
+	parse_interrupts_delta_free(out);
 	return err_set(err, -ENOMEM, "out of memory");
 }
 
-void irq_delta_free(struct irq_delta *d)
+void parse_interrupts_delta_free(struct irq_delta *d)
 {
 	size_t i;
 
@@ -433,14 +434,14 @@ static int irq_entry_cmp(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-void irq_delta_sort(struct irq_delta *d)
+void parse_interrupts_delta_sort(struct irq_delta *d)
 {
 	if (d->n > 1)
 		qsort(d->entries, d->n, sizeof(*d->entries), irq_entry_cmp);
 }
 
-const struct irq_delta_entry *irq_delta_find(const struct irq_delta *d,
-					     const char *name)
+const struct irq_delta_entry *
+parse_interrupts_delta_find(const struct irq_delta *d, const char *name)
 {
 	size_t i;
 

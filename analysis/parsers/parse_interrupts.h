@@ -34,8 +34,8 @@ struct irq_line {
 };
 
 /*
- * One snapshot. Owns its arrays: irq_free() releases them. Zeroed (and
- * safe to free) after a failed parse.
+ * One snapshot. Owns its arrays: parse_interrupts_free() releases them.
+ * Zeroed (and safe to free) after a failed parse.
  */
 struct irq_snapshot {
 	size_t ncpu;		/* CPU columns in the header */
@@ -56,7 +56,10 @@ struct irq_delta_entry {
 	size_t lines;	  /* snapshot lines merged into this entry */
 };
 
-/* Deltas between two snapshots. Owns its arrays: irq_delta_free(). */
+/*
+ * Deltas between two snapshots. Owns its arrays:
+ * parse_interrupts_delta_free().
+ */
 struct irq_delta {
 	size_t ncpu;			 /* CPU columns, as in both snapshots */
 	int *cpus;			 /* their numbers */
@@ -80,13 +83,14 @@ struct irq_delta {
  * bad_lines. Returns 0 with at least one line; -ENODATA for empty input
  * or a header alone; -EINVAL when there is no CPU header; -ENOMEM, -EIO.
  */
-int irq_parse(FILE *f, struct irq_snapshot *out, struct err *err);
+int parse_interrupts(FILE *f, struct irq_snapshot *out, struct err *err);
 
-/* irq_parse() on the file at path; messages start with the path. */
-int irq_parse_file(const char *path, struct irq_snapshot *out, struct err *err);
+/* parse_interrupts() on the file at path; messages start with the path. */
+int parse_interrupts_file(const char *path, struct irq_snapshot *out,
+			  struct err *err);
 
 /* Release a snapshot and zero it. Safe on a zeroed struct. */
-void irq_free(struct irq_snapshot *s);
+void parse_interrupts_free(struct irq_snapshot *s);
 
 /*
  * Deltas from before to after into out (overwritten). Lines are matched
@@ -97,18 +101,18 @@ void irq_free(struct irq_snapshot *s);
  * used). Returns 0, -EINVAL when the CPU columns differ (hotplug in the
  * window), or -ENOMEM.
  */
-int irq_delta(const struct irq_snapshot *before,
-	      const struct irq_snapshot *after, struct irq_delta *out,
-	      struct err *err);
+int parse_interrupts_delta(const struct irq_snapshot *before,
+			   const struct irq_snapshot *after,
+			   struct irq_delta *out, struct err *err);
 
 /* Release a delta and zero it. Safe on a zeroed struct. */
-void irq_delta_free(struct irq_delta *d);
+void parse_interrupts_delta_free(struct irq_delta *d);
 
 /* Sort entries by total, largest first (ties by name). */
-void irq_delta_sort(struct irq_delta *d);
+void parse_interrupts_delta_sort(struct irq_delta *d);
 
 /* The entry named name, or NULL. */
-const struct irq_delta_entry *irq_delta_find(const struct irq_delta *d,
-					     const char *name);
+const struct irq_delta_entry *
+parse_interrupts_delta_find(const struct irq_delta *d, const char *name);
 
 #endif

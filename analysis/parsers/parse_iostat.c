@@ -631,7 +631,7 @@ static int iostat_parse_json(FILE *f, struct iostat_data *out, struct err *err)
 	return rc;
 }
 
-int iostat_parse(FILE *f, struct iostat_data *out, struct err *err)
+int parse_iostat(FILE *f, struct iostat_data *out, struct err *err)
 {
 	int c, rc;
 
@@ -651,24 +651,24 @@ int iostat_parse(FILE *f, struct iostat_data *out, struct err *err)
 	else
 		rc = iostat_parse_text(f, out, err);
 	if (rc)
-		iostat_free(out);
+		parse_iostat_free(out);
 	return rc;
 }
 
-/* iostat_parse() with the out that textline_parse_file() hands on. */
+/* parse_iostat() with the out that textline_parse_file() hands on. */
 static int iostat_parse_stream(FILE *f, void *out, struct err *err)
 {
-	return iostat_parse(f, out, err);
+	return parse_iostat(f, out, err);
 }
 
-int iostat_parse_file(const char *path, struct iostat_data *out,
+int parse_iostat_file(const char *path, struct iostat_data *out,
 		      struct err *err)
 {
 	memset(out, 0, sizeof(*out));
 	return textline_parse_file(path, iostat_parse_stream, out, err);
 }
 
-void iostat_free(struct iostat_data *d)
+void parse_iostat_free(struct iostat_data *d)
 {
 	size_t i;
 
@@ -680,8 +680,8 @@ void iostat_free(struct iostat_data *d)
 	memset(d, 0, sizeof(*d));
 }
 
-const struct iostat_device *iostat_device(const struct iostat_data *d,
-					  const char *name)
+const struct iostat_device *parse_iostat_device(const struct iostat_data *d,
+						const char *name)
 {
 	size_t i;
 

@@ -45,7 +45,7 @@ struct iostat_device {
 };
 
 /*
- * Everything one iostat output holds. Owns its arrays: iostat_free()
+ * Everything one iostat output holds. Owns its arrays: parse_iostat_free()
  * releases them. Zeroed (and safe to free) after a failed parse.
  */
 struct iostat_data {
@@ -72,17 +72,17 @@ struct iostat_data {
  * input or no sample; -EINVAL for input that is not iostat's (no Device
  * header with a known column, broken JSON); -ENOMEM or -EIO.
  */
-int iostat_parse(FILE *f, struct iostat_data *out, struct err *err);
+int parse_iostat(FILE *f, struct iostat_data *out, struct err *err);
 
-/* iostat_parse() on the file at path; messages start with the path. */
-int iostat_parse_file(const char *path, struct iostat_data *out,
+/* parse_iostat() on the file at path; messages start with the path. */
+int parse_iostat_file(const char *path, struct iostat_data *out,
 		      struct err *err);
 
 /* Release what a parse allocated and zero d. Safe on a zeroed struct. */
-void iostat_free(struct iostat_data *d);
+void parse_iostat_free(struct iostat_data *d);
 
 /* The series of the device named name, or NULL. */
-const struct iostat_device *iostat_device(const struct iostat_data *d,
-					  const char *name);
+const struct iostat_device *parse_iostat_device(const struct iostat_data *d,
+						const char *name);
 
 #endif

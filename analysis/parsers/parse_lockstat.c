@@ -148,7 +148,7 @@ static int lockstat_class_line(struct lockstat_state *st,
 			c.name[len - 1] == 'W' ? LOCKSTAT_WRITE : LOCKSTAT_READ;
 		c.name[len - 2] = '\0';
 	}
-	c.is_storage_lock = lockstat_is_storage_lock(c.name);
+	c.is_storage_lock = parse_lockstat_is_storage_lock(c.name);
 	if (lockstat_add_class(d, &c)) {
 		free(c.name);
 		return -ENOMEM;
@@ -187,7 +187,7 @@ static int lockstat_point_line(struct lockstat_state *st,
 		return -ENOMEM;
 	plus = strchr(pt.symbol, '+');
 	func_len = plus ? (size_t)(plus - pt.symbol) : strcspn(pt.symbol, " ");
-	pt.func = strndup(pt.symbol, sym_base_len(pt.symbol, func_len));
+	pt.func = strndup(pt.symbol, symbols_base_len(pt.symbol, func_len));
 	if (!pt.func)
 		goto nomem;
 	c = &d->classes[d->n - 1];
@@ -203,7 +203,7 @@ nomem:
 	return -ENOMEM;
 }
 
-int lockstat_parse(FILE *f, struct lockstat_data *out, struct err *err)
+int parse_lockstat(FILE *f, struct lockstat_data *out, struct err *err)
 {
 	struct textline tl = {0};
 	struct lockstat_state st = {.ncols = 0};
@@ -295,24 +295,24 @@ nomem:
 fail:
 	textline_free(&tl);
 	free(copy);
-	lockstat_free(out);
+	parse_lockstat_free(out);
 	return rc;
 }
 
-/* lockstat_parse() with the out that textline_parse_file() hands on. */
+/* parse_lockstat() with the out that textline_parse_file() hands on. */
 static int lockstat_parse_stream(FILE *f, void *out, struct err *err)
 {
-	return lockstat_parse(f, out, err);
+	return parse_lockstat(f, out, err);
 }
 
-int lockstat_parse_file(const char *path, struct lockstat_data *out,
+int parse_lockstat_file(const char *path, struct lockstat_data *out,
 			struct err *err)
 {
 	memset(out, 0, sizeof(*out));
 	return textline_parse_file(path, lockstat_parse_stream, out, err);
 }
 
-void lockstat_free(struct lockstat_data *d)
+void parse_lockstat_free(struct lockstat_data *d)
 {
 	size_t i, k;
 
@@ -328,15 +328,15 @@ void lockstat_free(struct lockstat_data *d)
 	memset(d, 0, sizeof(*d));
 }
 
-bool lockstat_is_storage_lock(const char *name)
+bool parse_lockstat_is_storage_lock(const char *name)
 {
 	return strstr(name, "host_lock") || strstr(name, "&q->queue_lock") ||
 	       strstr(name, "&hctx->lock");
 }
 
-const struct lockstat_class *lockstat_find(const struct lockstat_data *d,
-					   const char *name,
-					   enum lockstat_kind kind)
+const struct lockstat_class *parse_lockstat_find(const struct lockstat_data *d,
+						 const char *name,
+						 enum lockstat_kind kind)
 {
 	size_t i;
 
@@ -363,14 +363,14 @@ static int lockstat_cmp(const void *pa, const void *pb, void *arg)
 	return (int)a->kind - (int)b->kind;
 }
 
-void lockstat_sort(struct lockstat_data *d, enum lockstat_col col)
+void parse_lockstat_sort(struct lockstat_data *d, enum lockstat_col col)
 {
 	if ((int)col < 0 || col >= LS_NR || d->n < 2)
 		return;
 	qsort_r(d->classes, d->n, sizeof(*d->classes), lockstat_cmp, &col);
 }
 
-const char *lockstat_col_name(enum lockstat_col col)
+const char *parse_lockstat_col_name(enum lockstat_col col)
 {
 	if ((int)col < 0 || col >= LS_NR)
 		return NULL;

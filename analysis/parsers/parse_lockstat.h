@@ -64,13 +64,13 @@ struct lockstat_class {
 	char *name;		 /* class name without ":" and -W/-R */
 	enum lockstat_kind kind; /* plain, write side or read side */
 	double v[LS_NR];	 /* values by column, NAN when not printed */
-	bool is_storage_lock;	 /* lockstat_is_storage_lock(name) */
+	bool is_storage_lock;	 /* parse_lockstat_is_storage_lock(name) */
 	size_t npoints;		 /* entries in points[] */
 	struct lockstat_point *points; /* in file order */
 };
 
 /*
- * One /proc/lock_stat read. Owns its arrays: lockstat_free(). Zeroed
+ * One /proc/lock_stat read. Owns its arrays: parse_lockstat_free(). Zeroed
  * (and safe to free) after a failed parse.
  */
 struct lockstat_data {
@@ -94,31 +94,31 @@ struct lockstat_data {
  * debugging disabled" (lockdep turned itself off: the data is not
  * valid); -ENOMEM, -EIO.
  */
-int lockstat_parse(FILE *f, struct lockstat_data *out, struct err *err);
+int parse_lockstat(FILE *f, struct lockstat_data *out, struct err *err);
 
-/* lockstat_parse() on the file at path; messages start with the path. */
-int lockstat_parse_file(const char *path, struct lockstat_data *out,
+/* parse_lockstat() on the file at path; messages start with the path. */
+int parse_lockstat_file(const char *path, struct lockstat_data *out,
 			struct err *err);
 
 /* Release what a parse allocated and zero d. Safe on a zeroed struct. */
-void lockstat_free(struct lockstat_data *d);
+void parse_lockstat_free(struct lockstat_data *d);
 
 /*
  * Is this one of the storage locks the users follow: the SCSI host lock
  * (a name containing "host_lock") or the block layer's queue locks
  * ("&q->queue_lock", "&hctx->lock")?
  */
-bool lockstat_is_storage_lock(const char *name);
+bool parse_lockstat_is_storage_lock(const char *name);
 
 /* The class named name with that kind, or NULL. */
-const struct lockstat_class *lockstat_find(const struct lockstat_data *d,
-					   const char *name,
-					   enum lockstat_kind kind);
+const struct lockstat_class *parse_lockstat_find(const struct lockstat_data *d,
+						 const char *name,
+						 enum lockstat_kind kind);
 
 /* Sort classes by column col, largest first (NAN last, ties by name). */
-void lockstat_sort(struct lockstat_data *d, enum lockstat_col col);
+void parse_lockstat_sort(struct lockstat_data *d, enum lockstat_col col);
 
 /* Header name of a column ("waittime-total"), or NULL out of range. */
-const char *lockstat_col_name(enum lockstat_col col);
+const char *parse_lockstat_col_name(enum lockstat_col col);
 
 #endif

@@ -373,7 +373,7 @@ static int perf_event_line(struct perf_state *st, struct perf_report *r,
 	return 0;
 }
 
-int perf_parse(FILE *f, struct perf_report *out, struct err *err)
+int parse_perf(FILE *f, struct perf_report *out, struct err *err)
 {
 	struct textline tl = {0};
 	struct perf_state st = {.nnames = 0};
@@ -450,23 +450,23 @@ nomem:
 	rc = err_set(err, -ENOMEM, "line %zu: out of memory", tl.lineno);
 fail:
 	textline_free(&tl);
-	perf_free(out);
+	parse_perf_free(out);
 	return rc;
 }
 
-/* perf_parse() with the out that textline_parse_file() hands on. */
+/* parse_perf() with the out that textline_parse_file() hands on. */
 static int perf_parse_stream(FILE *f, void *out, struct err *err)
 {
-	return perf_parse(f, out, err);
+	return parse_perf(f, out, err);
 }
 
-int perf_parse_file(const char *path, struct perf_report *out, struct err *err)
+int parse_perf_file(const char *path, struct perf_report *out, struct err *err)
 {
 	memset(out, 0, sizeof(*out));
 	return textline_parse_file(path, perf_parse_stream, out, err);
 }
 
-void perf_free(struct perf_report *r)
+void parse_perf_free(struct perf_report *r)
 {
 	size_t i;
 
@@ -488,7 +488,7 @@ static bool perf_same(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
-int perf_merge_normalized(struct perf_report *r, struct err *err)
+int parse_perf_merge_normalized(struct perf_report *r, struct err *err)
 {
 	static const char deleted[] = " (deleted)";
 	struct perf_entry *out, *e;
@@ -506,7 +506,7 @@ int perf_merge_normalized(struct perf_report *r, struct err *err)
 		if (len > dl && strcmp(ne.dso + len - dl, deleted) == 0)
 			len -= dl;
 		ne.dso = strndup(ne.dso, len);
-		ne.symbol = sym_normalize_dup(ne.symbol);
+		ne.symbol = symbols_normalize_dup(ne.symbol);
 		ne.command = ne.command ? strdup(ne.command) : NULL;
 		if (!ne.dso || !ne.symbol ||
 		    (r->entries[i].command && !ne.command)) {
@@ -554,14 +554,14 @@ static int perf_cmp(const void *pa, const void *pb)
 	return c ? c : strcmp(a->symbol, b->symbol);
 }
 
-void perf_sort(struct perf_report *r)
+void parse_perf_sort(struct perf_report *r)
 {
 	if (r->n > 1)
 		qsort(r->entries, r->n, sizeof(*r->entries), perf_cmp);
 }
 
-const struct perf_entry *perf_find(const struct perf_report *r, const char *dso,
-				   const char *symbol)
+const struct perf_entry *parse_perf_find(const struct perf_report *r,
+					 const char *dso, const char *symbol)
 {
 	size_t i;
 

@@ -32,7 +32,7 @@ struct perf_entry {
 };
 
 /*
- * One report. Owns its arrays: perf_free(). Zeroed (and safe to free)
+ * One report. Owns its arrays: parse_perf_free(). Zeroed (and safe to free)
  * after a failed parse.
  */
 struct perf_report {
@@ -54,13 +54,13 @@ struct perf_report {
  * (indented), and a last line without its newline, count in bad_lines.
  * Entries before any "# Samples" line belong to event 0, named "".
  */
-int perf_parse(FILE *f, struct perf_report *out, struct err *err);
+int parse_perf(FILE *f, struct perf_report *out, struct err *err);
 
-/* perf_parse() on the file at path; messages start with the path. */
-int perf_parse_file(const char *path, struct perf_report *out, struct err *err);
+/* parse_perf() on the file at path; messages start with the path. */
+int parse_perf_file(const char *path, struct perf_report *out, struct err *err);
 
 /* Release a report and zero it. Safe on a zeroed struct. */
-void perf_free(struct perf_report *r);
+void parse_perf_free(struct perf_report *r);
 
 /*
  * For comparing kernels: strip clone suffixes from symbols (symbols.h)
@@ -68,13 +68,13 @@ void perf_free(struct perf_report *r);
  * merge entries equal in event, command, dso, marker and symbol, adding
  * their percentages. Order: first appearance. 0 or -ENOMEM (r unchanged).
  */
-int perf_merge_normalized(struct perf_report *r, struct err *err);
+int parse_perf_merge_normalized(struct perf_report *r, struct err *err);
 
 /* Sort by overhead, largest first (ties by dso, then symbol). */
-void perf_sort(struct perf_report *r);
+void parse_perf_sort(struct perf_report *r);
 
 /* The first entry with this dso and symbol, or NULL. */
-const struct perf_entry *perf_find(const struct perf_report *r, const char *dso,
-				   const char *symbol);
+const struct perf_entry *parse_perf_find(const struct perf_report *r,
+					 const char *dso, const char *symbol);
 
 #endif

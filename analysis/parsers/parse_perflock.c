@@ -216,7 +216,7 @@ static int perflock_row_line(const struct perflock_state *st,
 		return -ENOMEM;
 	len = strchr(r.caller, '+') ? (size_t)(strchr(r.caller, '+') - r.caller)
 				    : strcspn(r.caller, " \t");
-	len = sym_base_len(r.caller, len);
+	len = symbols_base_len(r.caller, len);
 	if (len == 0) {
 		free(r.caller);
 		return 1;
@@ -225,7 +225,7 @@ static int perflock_row_line(const struct perflock_state *st,
 	r.type = strdup(type);
 	if (!r.func || !r.type)
 		goto nomem;
-	r.storage = perflock_is_storage_caller(r.func);
+	r.storage = parse_perflock_is_storage_caller(r.func);
 	if (perflock_add(d, &r))
 		goto nomem;
 	return 0;
@@ -244,7 +244,7 @@ static bool perflock_stack_line(const char *line, char **tok, size_t ntok)
 	       textline_uint(tok[0] + 2, 16, &ip);
 }
 
-int perflock_parse(FILE *f, struct perflock_data *out, struct err *err)
+int parse_perflock(FILE *f, struct perflock_data *out, struct err *err)
 {
 	struct textline tl = {0};
 	struct perflock_state st = {.ncols = 0};
@@ -316,24 +316,24 @@ nomem:
 fail:
 	textline_free(&tl);
 	free(copy);
-	perflock_free(out);
+	parse_perflock_free(out);
 	return rc;
 }
 
-/* perflock_parse() with the out that textline_parse_file() hands on. */
+/* parse_perflock() with the out that textline_parse_file() hands on. */
 static int perflock_parse_stream(FILE *f, void *out, struct err *err)
 {
-	return perflock_parse(f, out, err);
+	return parse_perflock(f, out, err);
 }
 
-int perflock_parse_file(const char *path, struct perflock_data *out,
+int parse_perflock_file(const char *path, struct perflock_data *out,
 			struct err *err)
 {
 	memset(out, 0, sizeof(*out));
 	return textline_parse_file(path, perflock_parse_stream, out, err);
 }
 
-void perflock_free(struct perflock_data *d)
+void parse_perflock_free(struct perflock_data *d)
 {
 	size_t i;
 
@@ -343,7 +343,7 @@ void perflock_free(struct perflock_data *d)
 	memset(d, 0, sizeof(*d));
 }
 
-bool perflock_is_storage_caller(const char *func)
+bool parse_perflock_is_storage_caller(const char *func)
 {
 	size_t i;
 
@@ -355,15 +355,15 @@ bool perflock_is_storage_caller(const char *func)
 	return false;
 }
 
-const char *perflock_storage_prefix(size_t i)
+const char *parse_perflock_storage_prefix(size_t i)
 {
 	if (i >= sizeof(perflock_storage) / sizeof(perflock_storage[0]))
 		return NULL;
 	return perflock_storage[i];
 }
 
-const struct perflock_row *perflock_find(const struct perflock_data *d,
-					 const char *func)
+const struct perflock_row *parse_perflock_find(const struct perflock_data *d,
+					       const char *func)
 {
 	size_t i;
 

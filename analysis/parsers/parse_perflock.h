@@ -33,11 +33,11 @@ struct perflock_row {
 	double max_us;	    /* longest wait, us; NAN when not printed */
 	double min_us;	    /* shortest wait, us (only with -F wait_min) */
 	double avg_us;	    /* mean wait, us; NAN when not printed */
-	bool storage;	    /* perflock_is_storage_caller(func) */
+	bool storage;	    /* parse_perflock_is_storage_caller(func) */
 };
 
 /*
- * One `perf lock contention` output. Owns its arrays: perflock_free().
+ * One `perf lock contention` output. Owns its arrays: parse_perflock_free().
  * Zeroed (and safe to free) after a failed parse.
  */
 struct perflock_data {
@@ -65,31 +65,31 @@ struct perflock_data {
  * -EINVAL "no perf lock contention header" when there is no header;
  * -ENOMEM, -EIO.
  */
-int perflock_parse(FILE *f, struct perflock_data *out, struct err *err);
+int parse_perflock(FILE *f, struct perflock_data *out, struct err *err);
 
-/* perflock_parse() on the file at path; messages start with the path. */
-int perflock_parse_file(const char *path, struct perflock_data *out,
+/* parse_perflock() on the file at path; messages start with the path. */
+int parse_perflock_file(const char *path, struct perflock_data *out,
 			struct err *err);
 
 /* Release what a parse allocated and zero d. Safe on a zeroed struct. */
-void perflock_free(struct perflock_data *d);
+void parse_perflock_free(struct perflock_data *d);
 
 /*
  * Is func (a caller without offset and clone suffixes) on the storage
  * path: the SCSI midlayer and disks, the block layer, its I/O schedulers
  * and the block drivers? Decided by the name's prefix; the list is
- * perflock_storage_prefix(). Pure function, thread-safe.
+ * parse_perflock_storage_prefix(). Pure function, thread-safe.
  */
-bool perflock_is_storage_caller(const char *func);
+bool parse_perflock_is_storage_caller(const char *func);
 
 /*
  * The i-th prefix of the storage list ("scsi_", "blk_", ...), or NULL
  * past its end: for saying in the outputs what counts as storage.
  */
-const char *perflock_storage_prefix(size_t i);
+const char *parse_perflock_storage_prefix(size_t i);
 
 /* The first row whose func is func, or NULL. */
-const struct perflock_row *perflock_find(const struct perflock_data *d,
-					 const char *func);
+const struct perflock_row *parse_perflock_find(const struct perflock_data *d,
+					       const char *func);
 
 #endif

@@ -40,7 +40,7 @@ static int hprobe_positive(const json_t *root, const char *section,
 	return 0;
 }
 
-int hprobe_parse(FILE *f, struct hprobe *out, struct err *err)
+int parse_probe(FILE *f, struct hprobe *out, struct err *err)
 {
 	const json_t *fsync;
 	json_t *root;
@@ -80,13 +80,13 @@ int hprobe_parse(FILE *f, struct hprobe *out, struct err *err)
 	return rc;
 }
 
-/* hprobe_parse() with the out that textline_parse_file() hands on. */
+/* parse_probe() with the out that textline_parse_file() hands on. */
 static int hprobe_parse_stream(FILE *f, void *out, struct err *err)
 {
-	return hprobe_parse(f, out, err);
+	return parse_probe(f, out, err);
 }
 
-int hprobe_parse_file(const char *path, struct hprobe *out, struct err *err)
+int parse_probe_file(const char *path, struct hprobe *out, struct err *err)
 {
 	*out = (struct hprobe){NAN, NAN, NAN, NAN, NAN};
 	return textline_parse_file(path, hprobe_parse_stream, out, err);

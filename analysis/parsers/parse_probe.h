@@ -39,9 +39,9 @@ struct hprobe {
  * no directory to write in. Nothing to free; out is all NAN after an
  * error. Thread-safe.
  */
-int hprobe_parse(FILE *f, struct hprobe *out, struct err *err);
+int parse_probe(FILE *f, struct hprobe *out, struct err *err);
 
-/* hprobe_parse() on the file at path; messages start with the path. */
-int hprobe_parse_file(const char *path, struct hprobe *out, struct err *err);
+/* parse_probe() on the file at path; messages start with the path. */
+int parse_probe_file(const char *path, struct hprobe *out, struct err *err);
 
 #endif

@@ -74,7 +74,7 @@ static int rprof_line(struct rprof_profile *p, char **tok, size_t ntok,
 	return 1;
 }
 
-int rprof_parse(FILE *f, struct rprof_profile *out, struct err *err)
+int parse_readprofile(FILE *f, struct rprof_profile *out, struct err *err)
 {
 	struct textline tl = {0};
 	char *tok[RPROF_TOKENS_MAX];
@@ -154,24 +154,24 @@ int rprof_parse(FILE *f, struct rprof_profile *out, struct err *err)
 	return 0;
 fail:
 	textline_free(&tl);
-	rprof_free(out);
+	parse_readprofile_free(out);
 	return rc;
 }
 
-/* rprof_parse() with the out that textline_parse_file() hands on. */
+/* parse_readprofile() with the out that textline_parse_file() hands on. */
 static int rprof_parse_stream(FILE *f, void *out, struct err *err)
 {
-	return rprof_parse(f, out, err);
+	return parse_readprofile(f, out, err);
 }
 
-int rprof_parse_file(const char *path, struct rprof_profile *out,
-		     struct err *err)
+int parse_readprofile_file(const char *path, struct rprof_profile *out,
+			   struct err *err)
 {
 	memset(out, 0, sizeof(*out));
 	return textline_parse_file(path, rprof_parse_stream, out, err);
 }
 
-void rprof_free(struct rprof_profile *p)
+void parse_readprofile_free(struct rprof_profile *p)
 {
 	size_t i;
 
@@ -190,13 +190,13 @@ static int rprof_cmp_ticks(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
-void rprof_sort_by_ticks(struct rprof_profile *p)
+void parse_readprofile_sort_by_ticks(struct rprof_profile *p)
 {
 	if (p->n > 1)
 		qsort(p->entries, p->n, sizeof(*p->entries), rprof_cmp_ticks);
 }
 
-int rprof_merge_normalized(struct rprof_profile *p, struct err *err)
+int parse_readprofile_merge_normalized(struct rprof_profile *p, struct err *err)
 {
 	struct rprof_entry *out;
 	double *size;
@@ -212,7 +212,7 @@ int rprof_merge_normalized(struct rprof_profile *p, struct err *err)
 	for (i = 0; i < p->n; i++) {
 		const struct rprof_entry *e = &p->entries[i];
 
-		name = sym_normalize_dup(e->name);
+		name = symbols_normalize_dup(e->name);
 		if (!name)
 			goto nomem;
 		for (j = 0; j < n; j++)
@@ -250,8 +250,8 @@ nomem:
 	return err_set(err, -ENOMEM, "out of memory");
 }
 
-const struct rprof_entry *rprof_find(const struct rprof_profile *p,
-				     const char *name)
+const struct rprof_entry *parse_readprofile_find(const struct rprof_profile *p,
+						 const char *name)
 {
 	size_t i;
 

@@ -30,8 +30,8 @@ struct rprof_entry {
 };
 
 /*
- * One readprofile output. Owns its arrays: rprof_free() releases them.
- * Zeroed (and safe to free) after a failed parse.
+ * One readprofile output. Owns its arrays: parse_readprofile_free()
+ * releases them. Zeroed (and safe to free) after a failed parse.
  */
 struct rprof_profile {
 	size_t n;		     /* functions in entries[] */
@@ -54,20 +54,20 @@ struct rprof_profile {
  * naming the first bad line, or when the total line is missing (cut
  * short) or disagrees with the sum of the lines; -ENOMEM, -EIO.
  */
-int rprof_parse(FILE *f, struct rprof_profile *out, struct err *err);
+int parse_readprofile(FILE *f, struct rprof_profile *out, struct err *err);
 
-/* rprof_parse() on the file at path; messages start with the path. */
-int rprof_parse_file(const char *path, struct rprof_profile *out,
-		     struct err *err);
+/* parse_readprofile() on the file at path; messages start with the path. */
+int parse_readprofile_file(const char *path, struct rprof_profile *out,
+			   struct err *err);
 
 /* Release a profile and zero it. Safe on a zeroed struct. */
-void rprof_free(struct rprof_profile *p);
+void parse_readprofile_free(struct rprof_profile *p);
 
 /*
  * Sort entries by ticks, most first, ties by name: the top N functions
  * are then entries[0 .. N-1].
  */
-void rprof_sort_by_ticks(struct rprof_profile *p);
+void parse_readprofile_sort_by_ticks(struct rprof_profile *p);
 
 /*
  * Replace each name by its form without compiler clone suffixes
@@ -76,10 +76,11 @@ void rprof_sort_by_ticks(struct rprof_profile *p);
  * ticks / load, so approximate), addr is the lowest. For comparing two
  * kernels. Order: first appearance. Returns 0 or -ENOMEM (p unchanged).
  */
-int rprof_merge_normalized(struct rprof_profile *p, struct err *err);
+int parse_readprofile_merge_normalized(struct rprof_profile *p,
+				       struct err *err);
 
 /* The entry named name, or NULL. */
-const struct rprof_entry *rprof_find(const struct rprof_profile *p,
-				     const char *name);
+const struct rprof_entry *parse_readprofile_find(const struct rprof_profile *p,
+						 const char *name);
 
 #endif

@@ -20,7 +20,7 @@
 
 #define VMSTAT_TOKENS_MAX 64 /* more fields than this is not vmstat */
 
-/* What vmstat_parse keeps between lines. */
+/* What parse_vmstat keeps between lines. */
 struct vmstat_state {
 	char hdr[VMSTAT_COLS_MAX + 1][VMSTAT_NAME_MAX]; /* column header */
 	size_t nhdr;	      /* tokens in hdr; 0 until the header is seen */
@@ -202,7 +202,7 @@ bad:
 	return 0;
 }
 
-int vmstat_parse(FILE *f, struct vmstat_series *out, struct err *err)
+int parse_vmstat(FILE *f, struct vmstat_series *out, struct err *err)
 {
 	struct textline tl = {0};
 	struct vmstat_state st = {.nhdr = 0};
@@ -270,31 +270,31 @@ int vmstat_parse(FILE *f, struct vmstat_series *out, struct err *err)
 	return 0;
 fail:
 	textline_free(&tl);
-	vmstat_free(out);
+	parse_vmstat_free(out);
 	return rc;
 }
 
-/* vmstat_parse() with the out that textline_parse_file() hands on. */
+/* parse_vmstat() with the out that textline_parse_file() hands on. */
 static int vmstat_parse_stream(FILE *f, void *out, struct err *err)
 {
-	return vmstat_parse(f, out, err);
+	return parse_vmstat(f, out, err);
 }
 
-int vmstat_parse_file(const char *path, struct vmstat_series *out,
+int parse_vmstat_file(const char *path, struct vmstat_series *out,
 		      struct err *err)
 {
 	memset(out, 0, sizeof(*out));
 	return textline_parse_file(path, vmstat_parse_stream, out, err);
 }
 
-void vmstat_free(struct vmstat_series *s)
+void parse_vmstat_free(struct vmstat_series *s)
 {
 	free(s->values);
 	free(s->time_s);
 	memset(s, 0, sizeof(*s));
 }
 
-int vmstat_column(const struct vmstat_series *s, const char *name)
+int parse_vmstat_column(const struct vmstat_series *s, const char *name)
 {
 	size_t i;
 
@@ -304,15 +304,15 @@ int vmstat_column(const struct vmstat_series *s, const char *name)
 	return -1;
 }
 
-double vmstat_value(const struct vmstat_series *s, size_t i, int col)
+double parse_vmstat_value(const struct vmstat_series *s, size_t i, int col)
 {
 	if (col < 0 || (size_t)col >= s->ncols || i >= s->nsamples)
 		return NAN;
 	return s->values[i * s->ncols + (size_t)col];
 }
 
-int vmstat_mean(const struct vmstat_series *s, int col, size_t first,
-		size_t count, double *mean, struct err *err)
+int parse_vmstat_mean(const struct vmstat_series *s, int col, size_t first,
+		      size_t count, double *mean, struct err *err)
 {
 	double sum = 0;
 	size_t i;

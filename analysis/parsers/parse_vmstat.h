@@ -25,7 +25,7 @@
 #define VMSTAT_NAME_MAX 16 /* longest column or zone name kept, with NUL */
 
 /*
- * All samples of one vmstat output. Owns its arrays: vmstat_free()
+ * All samples of one vmstat output. Owns its arrays: parse_vmstat_free()
  * releases them. Zeroed (and safe to free) after a failed parse.
  */
 struct vmstat_series {
@@ -53,27 +53,27 @@ struct vmstat_series {
  * the zone is UTC or GMT, else with mktime() in this process's local zone
  * (best effort: run the hook with TZ=UTC).
  */
-int vmstat_parse(FILE *f, struct vmstat_series *out, struct err *err);
+int parse_vmstat(FILE *f, struct vmstat_series *out, struct err *err);
 
-/* vmstat_parse() on the file at path; messages start with the path. */
-int vmstat_parse_file(const char *path, struct vmstat_series *out,
+/* parse_vmstat() on the file at path; messages start with the path. */
+int parse_vmstat_file(const char *path, struct vmstat_series *out,
 		      struct err *err);
 
 /* Release what a parse allocated and zero s. Safe on a zeroed struct. */
-void vmstat_free(struct vmstat_series *s);
+void parse_vmstat_free(struct vmstat_series *s);
 
 /* Index of the column named name ("cs", "r", "gu"...), or -1. */
-int vmstat_column(const struct vmstat_series *s, const char *name);
+int parse_vmstat_column(const struct vmstat_series *s, const char *name);
 
 /* Value of column col in sample i, NAN when either is out of range. */
-double vmstat_value(const struct vmstat_series *s, size_t i, int col);
+double parse_vmstat_value(const struct vmstat_series *s, size_t i, int col);
 
 /*
  * Mean of column col over samples first .. first+count-1 into *mean.
  * Returns 0, or -EINVAL for a bad column or a range outside the series
  * or an empty range.
  */
-int vmstat_mean(const struct vmstat_series *s, int col, size_t first,
-		size_t count, double *mean, struct err *err);
+int parse_vmstat_mean(const struct vmstat_series *s, int col, size_t first,
+		      size_t count, double *mean, struct err *err);
 
 #endif

@@ -46,7 +46,7 @@ static size_t sym_strip_one(const char *name, size_t len)
 	return len;
 }
 
-size_t sym_base_len(const char *name, size_t len)
+size_t symbols_base_len(const char *name, size_t len)
 {
 	size_t next;
 
@@ -58,9 +58,9 @@ size_t sym_base_len(const char *name, size_t len)
 	}
 }
 
-int sym_normalize(const char *name, char *out, size_t out_size)
+int symbols_normalize(const char *name, char *out, size_t out_size)
 {
-	size_t len = sym_base_len(name, strlen(name));
+	size_t len = symbols_base_len(name, strlen(name));
 
 	if (out_size == 0)
 		return -ENAMETOOLONG;
@@ -74,7 +74,7 @@ int sym_normalize(const char *name, char *out, size_t out_size)
 	return (int)len;
 }
 
-char *sym_normalize_dup(const char *name)
+char *symbols_normalize_dup(const char *name)
 {
-	return strndup(name, sym_base_len(name, strlen(name)));
+	return strndup(name, symbols_base_len(name, strlen(name)));
 }

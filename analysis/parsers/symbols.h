@@ -22,19 +22,19 @@
  * length of "foo". A suffix is never stripped when nothing would remain.
  * Pure function, thread-safe.
  */
-size_t sym_base_len(const char *name, size_t len);
+size_t symbols_base_len(const char *name, size_t len);
 
 /*
  * Copy name without its clone suffixes into out (out_size bytes, always
  * NUL-terminated when out_size > 0). Returns the length of the stripped
  * name, or -ENAMETOOLONG when it did not fit (out then holds a cut copy).
  */
-int sym_normalize(const char *name, char *out, size_t out_size);
+int symbols_normalize(const char *name, char *out, size_t out_size);
 
 /*
  * The stripped name in a new string the caller frees, or NULL when out of
  * memory.
  */
-char *sym_normalize_dup(const char *name);
+char *symbols_normalize_dup(const char *name);
 
 #endif

@@ -98,8 +98,8 @@ static bool parse_row(const char *line, size_t len, struct ckpt *c,
 	return true;
 }
 
-int ckpt_parse_text(const char *text, const char *name, struct ckpt_list *out,
-		    struct err *err)
+int checkpoints_parse_text(const char *text, const char *name,
+			   struct ckpt_list *out, struct err *err)
 {
 	const char *p = text;
 	unsigned long lineno = 0;
@@ -142,12 +142,12 @@ int ckpt_parse_text(const char *text, const char *name, struct ckpt_list *out,
 		qsort(out->items, out->n, sizeof(*out->items), ckpt_cmp);
 	return 0;
 fail:
-	ckpt_free(out);
+	checkpoints_free(out);
 	return rc;
 }
 
-int ckpt_parse_file(const char *path, const char *name, struct ckpt_list *out,
-		    struct err *err)
+int checkpoints_parse_file(const char *path, const char *name,
+			   struct ckpt_list *out, struct err *err)
 {
 	FILE *f;
 	char *text;
@@ -185,12 +185,13 @@ int ckpt_parse_file(const char *path, const char *name, struct ckpt_list *out,
 	if (strlen(text) != (size_t)size)
 		rc = err_set(err, -EBADMSG, "%s: holds a NUL byte", name);
 	else
-		rc = ckpt_parse_text(text, name, out, err);
+		rc = checkpoints_parse_text(text, name, out, err);
 	free(text);
 	return rc;
 }
 
-void ckpt_place(struct ckpt_list *l, double start_epoch_s, double run_end_s)
+void checkpoints_place(struct ckpt_list *l, double start_epoch_s,
+		       double run_end_s)
 {
 	size_t i, k = 0;
 
@@ -206,7 +207,7 @@ void ckpt_place(struct ckpt_list *l, double start_epoch_s, double run_end_s)
 	l->n = k;
 }
 
-void ckpt_free(struct ckpt_list *l)
+void checkpoints_free(struct ckpt_list *l)
 {
 	free(l->items);
 	memset(l, 0, sizeof(*l));

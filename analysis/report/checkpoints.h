@@ -44,14 +44,14 @@ struct ckpt_list {
  * depend on where the run directory is). -ENOENT when the file does not
  * exist; -EBADMSG, naming the line, for a header or row that does not
  * parse or a checkpoint that ends before it starts; -ENOMEM; -EIO. *out
- * is empty after a failure. The caller frees it with ckpt_free().
+ * is empty after a failure. The caller frees it with checkpoints_free().
  */
-int ckpt_parse_file(const char *path, const char *name, struct ckpt_list *out,
-		    struct err *err);
+int checkpoints_parse_file(const char *path, const char *name,
+			   struct ckpt_list *out, struct err *err);
 
 /* The same from a string (for the tests); name is used in messages. */
-int ckpt_parse_text(const char *text, const char *name, struct ckpt_list *out,
-		    struct err *err);
+int checkpoints_parse_text(const char *text, const char *name,
+			   struct ckpt_list *out, struct err *err);
 
 /*
  * Place the checkpoints on the run's clock: subtract start_epoch_s (when
@@ -59,9 +59,10 @@ int ckpt_parse_text(const char *text, const char *name, struct ckpt_list *out,
  * only those that overlap the run, [0, run_end_s]: one that ended before
  * the run started or started after it ended is dropped. Order is kept.
  */
-void ckpt_place(struct ckpt_list *l, double start_epoch_s, double run_end_s);
+void checkpoints_place(struct ckpt_list *l, double start_epoch_s,
+		       double run_end_s);
 
 /* Free the list. Safe on a zeroed one. */
-void ckpt_free(struct ckpt_list *l);
+void checkpoints_free(struct ckpt_list *l);
 
 #endif

@@ -25,6 +25,7 @@
 #include "analysis/parsers/parse_iostat.h"
 #include "analysis/parsers/parse_lockstat.h"
 #include "analysis/parsers/parse_perf.h"
+#include "analysis/parsers/parse_pgstats.h"
 #include "analysis/parsers/parse_readprofile.h"
 #include "analysis/parsers/parse_vmstat.h"
 #include "src/base/atomic_file.h"
@@ -72,7 +73,7 @@ static void td_num(FILE *f, double v, int decimals)
 static void td_text(FILE *f, const char *s)
 {
 	fputs("<td class=\"l\">", f);
-	html_escape(f, s);
+	html_page_escape(f, s);
 	fputs("</td>", f);
 }
 
@@ -111,7 +112,7 @@ static void p_note(FILE *f, const char *cls, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	fprintf(f, "<p class=\"%s\">", cls);
-	html_escape(f, buf);
+	html_page_escape(f, buf);
 	fputs("</p>\n", f);
 }
 
@@ -168,7 +169,7 @@ static void pre_file(struct html_ctx *c, const char *path, int max_lines,
 			cut = true;
 			break;
 		}
-		html_escape(c->f, line);
+		html_page_escape(c->f, line);
 		bytes += strlen(line);
 		lines++;
 	}
@@ -211,7 +212,7 @@ static void section_head(struct html_ctx *c)
 			      "writing its results)",
 			      f);
 		else if (r->end_reason[0])
-			html_escape(f, r->end_reason);
+			html_page_escape(f, r->end_reason);
 		else
 			fputs("ended early", f);
 		fputs(". The figures cover only what was measured; do not "
@@ -225,22 +226,22 @@ static void section_head(struct html_ctx *c)
 		      f);
 	for (i = 0; i < s->nwarnings; i++) {
 		fputs("<div class=\"warn\">Warning: ", f);
-		html_escape(f, s->warnings[i]);
+		html_page_escape(f, s->warnings[i]);
 		fputs("</div>\n", f);
 	}
 	fputs("<h1>oltpmark report</h1>\n<p class=\"sub\">", f);
 	if (s->meta.label[0]) {
 		fputs("label <b>", f);
-		html_escape(f, s->meta.label);
+		html_page_escape(f, s->meta.label);
 		fputs("</b>", f);
 	}
 	if (s->meta.config[0]) {
 		fputs(", configuration <b>", f);
-		html_escape(f, s->meta.config);
+		html_page_escape(f, s->meta.config);
 		fputs("</b>", f);
 	}
 	fputs(" &mdash; run directory <code>", f);
-	html_escape(f, c->in->run_dir);
+	html_page_escape(f, c->in->run_dir);
 	fputs("</code></p>\n<nav><a href=\"#summary\">Summary</a>"
 	      "<a href=\"#checks\">Checks</a><a href=\"#plots\">Plots</a>"
 	      "<a href=\"#evidence\">System evidence</a>"
@@ -256,7 +257,8 @@ static void row_server(FILE *f, const struct summary *s)
 	fputs("<tr><th>Server</th><td>buffer hit ratio ", f);
 	if (isfinite(s->buffer_hit_ratio))
 		fprintf(f, "<b>%.*f %%</b>",
-			sum_hit_pct_decimals(100.0 * s->buffer_hit_ratio, 2),
+			summary_hit_pct_decimals(100.0 * s->buffer_hit_ratio,
+						 2),
 			100.0 * s->buffer_hit_ratio);
 	else
 		fputs("unknown", f);
@@ -300,7 +302,7 @@ static void table_checkpoints(FILE *f, const struct summary *s)
 		td_num(f, k->start_s, 3);
 		td_num(f, k->end_s, 3);
 		td_num(f, k->end_s - k->start_s, 3);
-		td_text(f, sum_ckpt_in_window(s, k) ? "yes" : "no");
+		td_text(f, summary_ckpt_in_window(s, k) ? "yes" : "no");
 		td_text(f, k->kind);
 		fputs("</tr>\n", f);
 	}
@@ -336,9 +338,9 @@ static void section_summary(struct html_ctx *c)
 	      f);
 	fprintf(f, "%.3f .. %.3f s (%.3f s measured; start from ",
 		s->start_ms / 1000.0, s->end_ms / 1000.0, s->measured_s);
-	html_escape(f, s->start_from);
+	html_page_escape(f, s->start_from);
 	fputs(", end from ", f);
-	html_escape(f, s->end_from);
+	html_page_escape(f, s->end_from);
 	fputs(")</td></tr>\n<tr><th>Ramp-up</th><td>", f);
 	num(f, r->ramp_up_s, 3);
 	fputs(" s</td></tr>\n<tr><th>Steady state</th><td>", f);
@@ -362,9 +364,9 @@ static void section_summary(struct html_ctx *c)
 		fputs(" terminals, ", f);
 		count(f, r->connections);
 		fputs(" connections, keying/think ", f);
-		html_escape(f, r->keying_think[0] ? r->keying_think : "?");
+		html_page_escape(f, r->keying_think[0] ? r->keying_think : "?");
 		fputs(", transactions as ", f);
-		html_escape(f, r->tx_mode[0] ? r->tx_mode : "?");
+		html_page_escape(f, r->tx_mode[0] ? r->tx_mode : "?");
 		fputs("; connections lost ", f);
 		count(f, r->connections_lost);
 		fputs(", reconnects ", f);
@@ -396,7 +398,7 @@ static void section_summary(struct html_ctx *c)
 		static const double pct[] = {50, 90, 95, 99};
 
 		fputs("<tr>", f);
-		td_text(f, sum_type_title((enum txn_type)t));
+		td_text(f, summary_type_title((enum txn_type)t));
 		td_u64(f, ty->count);
 		td_num(f, s->mix[t].value, 2);
 		td_u64(f, ty->ok);
@@ -440,6 +442,22 @@ static void section_summary(struct html_ctx *c)
 	table_checkpoints(f, s);
 }
 
+/*
+ * A check's verdict, or "not judged" when the value misses its limit by
+ * no more than the sampling noise of a short run (summary.h's
+ * small_sample): the mix and the input bounds follow the same rule.
+ */
+static void td_judged(FILE *f, int within, bool small_sample, double noise)
+{
+	if (small_sample)
+		fprintf(f,
+			"<td class=\"l\">not judged (sampling noise "
+			"&plusmn;%.2f)</td>",
+			noise);
+	else
+		td_verdict(f, within);
+}
+
 static void section_checks(struct html_ctx *c)
 {
 	const struct summary *s = c->in->sum;
@@ -456,13 +474,18 @@ static void section_checks(struct html_ctx *c)
 		if (!s->mix[t].applies)
 			continue;
 		fputs("<tr>", f);
-		td_text(f, sum_type_title((enum txn_type)t));
+		td_text(f, summary_type_title((enum txn_type)t));
 		td_num(f, s->mix[t].value, 2);
 		td_num(f, s->mix[t].limit, 1);
-		td_verdict(f, s->mix[t].within);
+		td_judged(f, s->mix[t].within, s->mix[t].small_sample,
+			  s->mix[t].noise);
 		fputs("</tr>\n", f);
 	}
-	fputs("</table>\n<h3>90th-percentile response limits (5.2.5.3, "
+	fputs("</table>\n<p class=\"sub\">A share below its minimum by no "
+	      "more than three standard errors of its sample is not "
+	      "judged.</p>\n",
+	      f);
+	fputs("<h3>90th-percentile response limits (5.2.5.3, "
 	      "2.7.2.2): ",
 	      f);
 	verdict(f, s->rt_ok, "ok", "FAILED");
@@ -473,7 +496,7 @@ static void section_checks(struct html_ctx *c)
 		fputs("<tr>", f);
 		td_text(f, t == TXN_DELIVERY
 				   ? "Delivery (completion)"
-				   : sum_type_title((enum txn_type)t));
+				   : summary_type_title((enum txn_type)t));
 		td_num(f, s->rt[t].value, 2);
 		td_num(f, s->rt[t].limit, 0);
 		td_verdict(f, s->rt[t].within);
@@ -499,13 +522,7 @@ static void section_checks(struct html_ctx *c)
 		td_num(f, b->value, 2);
 		td_num(f, b->min, 2);
 		td_num(f, b->max, 2);
-		if (b->small_sample)
-			fprintf(f,
-				"<td class=\"l\">not judged (sampling noise "
-				"&plusmn;%.2f)</td>",
-				b->noise);
-		else
-			td_verdict(f, b->within);
+		td_judged(f, b->within, b->small_sample, b->noise);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n<p class=\"sub\">Percentages except lines per "
@@ -555,12 +572,12 @@ static void section_notes(struct html_ctx *c)
 	fputs("<h3>Notes</h3>\n<ul>\n", f);
 	for (i = 0; i < s->nnotes; i++) {
 		fputs("<li>", f);
-		html_escape(f, s->notes[i]);
+		html_page_escape(f, s->notes[i]);
 		fputs("</li>\n", f);
 	}
 	for (i = 0; p && i < p->nnotes; i++) {
 		fputs("<li>", f);
-		html_escape(f, p->notes[i]);
+		html_page_escape(f, p->notes[i]);
 		fputs("</li>\n", f);
 	}
 	fputs("</ul>\n", f);
@@ -599,15 +616,15 @@ static void section_plots(struct html_ctx *c)
 				strcmp(e->name, "notpm") == 0
 					? ""
 					: " class=\"half\"");
-			html_escape(f, e->name);
+			html_page_escape(f, e->name);
 			fputs(".png\" alt=\"", f);
-			html_escape(f, e->title);
+			html_page_escape(f, e->title);
 			fputs("\"><figcaption>", f);
-			html_escape(f, e->title);
+			html_page_escape(f, e->title);
 			fputs(" &mdash; <a href=\"plots/", f);
-			html_escape(f, e->name);
+			html_page_escape(f, e->name);
 			fputs(".svg\">SVG</a>, <a href=\"plots/", f);
-			html_escape(f, e->name);
+			html_page_escape(f, e->name);
 			fputs(".gp\">gnuplot script</a></figcaption>"
 			      "</figure>\n",
 			      f);
@@ -619,6 +636,15 @@ static void section_plots(struct html_ctx *c)
 
 /* ---- system evidence ---- */
 
+/*
+ * Each hook is one row of ev_sources[] below: which files it leaves,
+ * how they are read (read(), filling a struct of size bytes, which
+ * release() frees) and how the result is shown (show()). A hook without
+ * a parser (size 0) has show() read its files itself. section_evidence()
+ * does the rest for every hook alike: the skip reason, "no output", the
+ * note when read() fails, the problems the hook reported.
+ */
+
 /* Mean of a vmstat column over the window (or all samples). */
 static double vmstat_window_mean(const struct html_ctx *c,
 				 const struct vmstat_series *vs, int col,
@@ -629,7 +655,7 @@ static double vmstat_window_mean(const struct html_ctx *c,
 	size_t i, n = 0;
 
 	for (i = 0; i < vs->nsamples; i++) {
-		double v = vmstat_value(vs, i, col);
+		double v = parse_vmstat_value(vs, i, col);
 
 		if (aligned) {
 			double x = (double)vs->time_s[i] - c->start_epoch_s;
@@ -645,73 +671,81 @@ static double vmstat_window_mean(const struct html_ctx *c,
 	return n ? sum / (double)n : NAN;
 }
 
-static void ev_vmstat(struct html_ctx *c)
+static int read_vmstat(struct html_ctx *c, void *data, struct err *err)
+{
+	char path[PATH_MAX];
+
+	sys_path(c, "vmstat.txt", path, sizeof(path));
+	return parse_vmstat_file(path, data, err);
+}
+
+static void release_vmstat(void *data)
+{
+	parse_vmstat_free(data);
+}
+
+static void show_vmstat(struct html_ctx *c, const void *data)
 {
 	static const char *const cols[] = {"r",	 "b",	 "in", "cs", "us",
 					   "sy", "id",	 "wa", "st", "bi",
 					   "bo", "free", "si", "so"};
-	struct vmstat_series vs;
-	char path[PATH_MAX];
-	struct err err;
-	bool aligned;
+	const struct vmstat_series *vs = data;
+	bool aligned = vs->has_time && isfinite(c->start_epoch_s);
 	size_t i;
 	FILE *f = c->f;
 
-	sys_path(c, "vmstat.txt", path, sizeof(path));
-	err_clear(&err);
-	if (vmstat_parse_file(path, &vs, &err) < 0) {
-		p_note(f, "unk", "vmstat.txt does not parse: %s", err.msg);
-		return;
-	}
-	aligned = vs.has_time && isfinite(c->start_epoch_s);
 	fprintf(f,
 		"<p>Means over %s (%zu samples in the file).</p>\n"
 		"<table>\n<tr>",
 		aligned ? "the measured window" : "the whole file",
-		vs.nsamples);
+		vs->nsamples);
 	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
-		if (vmstat_column(&vs, cols[i]) >= 0)
+		if (parse_vmstat_column(vs, cols[i]) >= 0)
 			fprintf(f, "<th>%s</th>", cols[i]);
 	fputs("</tr>\n<tr>", f);
 	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
-		int k = vmstat_column(&vs, cols[i]);
+		int k = parse_vmstat_column(vs, cols[i]);
 
 		if (k >= 0)
-			td_num(f, vmstat_window_mean(c, &vs, k, aligned), 1);
+			td_num(f, vmstat_window_mean(c, vs, k, aligned), 1);
 	}
 	fputs("</tr>\n</table>\n", f);
-	vmstat_free(&vs);
 }
 
-static void ev_iostat(struct html_ctx *c)
+/* iostat.json, or iostat.txt when only that one is there. */
+static int read_iostat(struct html_ctx *c, void *data, struct err *err)
 {
-	const struct summary *s = c->in->sum;
-	struct iostat_data io;
 	char path[PATH_MAX];
-	struct err err;
-	bool aligned;
-	size_t d, i;
-	FILE *f = c->f;
-	int shown = 0;
 
 	if (!sys_exists(c, "iostat.json") && sys_exists(c, "iostat.txt"))
 		sys_path(c, "iostat.txt", path, sizeof(path));
 	else
 		sys_path(c, "iostat.json", path, sizeof(path));
-	err_clear(&err);
-	if (iostat_parse_file(path, &io, &err) < 0) {
-		p_note(f, "unk", "iostat output does not parse: %s", err.msg);
-		return;
-	}
-	aligned = io.has_time && isfinite(c->start_epoch_s);
+	return parse_iostat_file(path, data, err);
+}
+
+static void release_iostat(void *data)
+{
+	parse_iostat_free(data);
+}
+
+static void show_iostat(struct html_ctx *c, const void *data)
+{
+	const struct summary *s = c->in->sum;
+	const struct iostat_data *io = data;
+	bool aligned = io->has_time && isfinite(c->start_epoch_s);
+	size_t d, i;
+	FILE *f = c->f;
+	int shown = 0;
+
 	fprintf(f,
 		"<p>Means over %s, devices with I/O.</p>\n<table>\n"
 		"<tr><th class=\"l\">device</th><th>r/s</th><th>w/s</th>"
 		"<th>rkB/s</th><th>wkB/s</th><th>await ms</th>"
 		"<th>aqu-sz</th><th>util %%</th></tr>\n",
 		aligned ? "the measured window" : "the whole file");
-	for (d = 0; d < io.ndevices; d++) {
-		const struct iostat_device *dv = &io.devices[d];
+	for (d = 0; d < io->ndevices; d++) {
+		const struct iostat_device *dv = &io->devices[d];
 		double m[7] = {0};
 		size_t n = 0;
 
@@ -743,54 +777,104 @@ static void ev_iostat(struct html_ctx *c)
 	fputs("</table>\n", f);
 	if (!shown)
 		p_note(f, "sub", "No device did any I/O.");
-	iostat_free(&io);
 }
 
-static void ev_interrupts(struct html_ctx *c)
+/* The interrupts hook's two snapshots and what changed between them. */
+struct ev_interrupts {
+	struct irq_snapshot start, stop; /* interrupts.start, .stop */
+	struct irq_delta delta;		 /* stop - start, sorted by total */
+	double span_s;			 /* seconds apart, NAN unknown */
+};
+
+static int read_interrupts(struct html_ctx *c, void *data, struct err *err)
 {
-	struct irq_snapshot a, b;
-	struct irq_delta d;
+	struct ev_interrupts *v = data;
 	char pa[PATH_MAX], pb[PATH_MAX];
-	struct err err;
-	double span;
+	int rc;
+
+	sys_path(c, "interrupts.start", pa, sizeof(pa));
+	sys_path(c, "interrupts.stop", pb, sizeof(pb));
+	rc = parse_interrupts_file(pa, &v->start, err);
+	if (rc == 0)
+		rc = parse_interrupts_file(pb, &v->stop, err);
+	if (rc == 0)
+		rc = parse_interrupts_delta(&v->start, &v->stop, &v->delta,
+					    err);
+	if (rc < 0)
+		return rc;
+	parse_interrupts_delta_sort(&v->delta);
+	v->span_s = mtime_span_s(pa, pb);
+	return 0;
+}
+
+static void release_interrupts(void *data)
+{
+	struct ev_interrupts *v = data;
+
+	parse_interrupts_delta_free(&v->delta);
+	parse_interrupts_free(&v->start);
+	parse_interrupts_free(&v->stop);
+}
+
+static void show_interrupts(struct html_ctx *c, const void *data)
+{
+	const struct ev_interrupts *v = data;
+	const struct irq_delta *d = &v->delta;
 	size_t i;
 	FILE *f = c->f;
 
-	memset(&a, 0, sizeof(a));
-	memset(&b, 0, sizeof(b));
-	memset(&d, 0, sizeof(d));
-	sys_path(c, "interrupts.start", pa, sizeof(pa));
-	sys_path(c, "interrupts.stop", pb, sizeof(pb));
-	err_clear(&err);
-	if (irq_parse_file(pa, &a, &err) < 0 ||
-	    irq_parse_file(pb, &b, &err) < 0 ||
-	    irq_delta(&a, &b, &d, &err) < 0) {
-		p_note(f, "unk", "interrupts not shown: %s", err.msg);
-		goto out;
-	}
-	irq_delta_sort(&d);
-	span = mtime_span_s(pa, pb);
 	fprintf(f, "<p>Interrupts between the start and stop snapshots");
-	if (isfinite(span))
-		fprintf(f, " (%.1f s apart)", span);
+	if (isfinite(v->span_s))
+		fprintf(f, " (%.1f s apart)", v->span_s);
 	else
 		fprintf(f, " (their times are unknown: no rates)");
 	fprintf(f,
 		", top %d.</p>\n<table>\n<tr><th class=\"l\">source</th>"
 		"<th>count</th><th>per second</th></tr>\n",
 		HTML_TOP);
-	for (i = 0; i < d.n && i < HTML_TOP; i++) {
+	for (i = 0; i < d->n && i < HTML_TOP; i++) {
 		fputs("<tr>", f);
-		td_text(f, d.entries[i].name);
-		td_u64(f, d.entries[i].total);
-		td_num(f, (double)d.entries[i].total / span, 1);
+		td_text(f, d->entries[i].name);
+		td_u64(f, d->entries[i].total);
+		td_num(f, (double)d->entries[i].total / v->span_s, 1);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
-out:
-	irq_delta_free(&d);
-	irq_free(&a);
-	irq_free(&b);
+}
+
+/* The diskstats hook's two snapshots and what changed between them. */
+struct ev_diskstats {
+	struct diskstats_snapshot start, stop; /* diskstats.start, .stop */
+	struct diskstats_delta delta;	       /* stop - start */
+	double span_s;			       /* seconds apart, NAN unknown */
+};
+
+static int read_diskstats(struct html_ctx *c, void *data, struct err *err)
+{
+	struct ev_diskstats *v = data;
+	char pa[PATH_MAX], pb[PATH_MAX];
+	int rc;
+
+	sys_path(c, "diskstats.start", pa, sizeof(pa));
+	sys_path(c, "diskstats.stop", pb, sizeof(pb));
+	rc = parse_diskstats_file(pa, &v->start, err);
+	if (rc == 0)
+		rc = parse_diskstats_file(pb, &v->stop, err);
+	if (rc == 0)
+		rc = parse_diskstats_delta(&v->start, &v->stop, &v->delta, err);
+	if (rc < 0)
+		return rc;
+	v->span_s = mtime_span_s(pa, pb);
+	return 0;
+}
+
+static void release_diskstats(void *data)
+{
+	struct ev_diskstats *v = data;
+
+	parse_diskstats_delta_free(&v->delta);
+	parse_diskstats_free(&v->start);
+	parse_diskstats_free(&v->stop);
 }
 
 /* Deltas without rates, when the snapshots' times are unknown. */
@@ -825,33 +909,17 @@ static void diskstats_counts(struct html_ctx *c,
 	fputs("</table>\n", f);
 }
 
-static void ev_diskstats(struct html_ctx *c)
+static void show_diskstats(struct html_ctx *c, const void *data)
 {
-	struct diskstats_snapshot a, b;
-	struct diskstats_delta d;
-	char pa[PATH_MAX], pb[PATH_MAX];
-	struct err err;
-	double span;
+	const struct ev_diskstats *v = data;
+	const struct diskstats_delta *d = &v->delta;
 	size_t i;
 	FILE *f = c->f;
 	int shown = 0;
 
-	memset(&a, 0, sizeof(a));
-	memset(&b, 0, sizeof(b));
-	memset(&d, 0, sizeof(d));
-	sys_path(c, "diskstats.start", pa, sizeof(pa));
-	sys_path(c, "diskstats.stop", pb, sizeof(pb));
-	err_clear(&err);
-	if (diskstats_parse_file(pa, &a, &err) < 0 ||
-	    diskstats_parse_file(pb, &b, &err) < 0 ||
-	    diskstats_delta(&a, &b, &d, &err) < 0) {
-		p_note(f, "unk", "diskstats not shown: %s", err.msg);
-		goto out;
-	}
-	span = mtime_span_s(pa, pb);
-	if (!isfinite(span)) {
-		diskstats_counts(c, &d);
-		goto out;
+	if (!isfinite(v->span_s)) {
+		diskstats_counts(c, d);
+		return;
 	}
 	fprintf(f,
 		"<p>Rates between the start and stop snapshots (%.1f s "
@@ -859,15 +927,15 @@ static void ev_diskstats(struct html_ctx *c)
 		"<tr><th class=\"l\">device</th><th>r/s</th><th>w/s</th>"
 		"<th>rkB/s</th><th>wkB/s</th><th>r_await ms</th>"
 		"<th>w_await ms</th><th>aqu-sz</th><th>util %%</th></tr>\n",
-		span);
-	for (i = 0; i < d.ndevs; i++) {
+		v->span_s);
+	for (i = 0; i < d->ndevs; i++) {
 		struct diskstats_rates r;
 
-		if (d.devs[i].v[DS_READS] + d.devs[i].v[DS_WRITES] == 0 ||
-		    diskstats_rates(&d.devs[i], span, &r, NULL) < 0)
+		if (d->devs[i].v[DS_READS] + d->devs[i].v[DS_WRITES] == 0 ||
+		    parse_diskstats_rates(&d->devs[i], v->span_s, &r, NULL) < 0)
 			continue;
 		fputs("<tr>", f);
-		td_text(f, d.devs[i].name);
+		td_text(f, d->devs[i].name);
 		td_num(f, r.r_s, 2);
 		td_num(f, r.w_s, 2);
 		td_num(f, r.rkb_s, 1);
@@ -882,48 +950,67 @@ static void ev_diskstats(struct html_ctx *c)
 	fputs("</table>\n", f);
 	if (!shown)
 		p_note(f, "sub", "No device did any I/O.");
-out:
-	diskstats_delta_free(&d);
-	diskstats_free(&a);
-	diskstats_free(&b);
 }
 
-static void ev_readprofile(struct html_ctx *c)
+static int read_readprofile(struct html_ctx *c, void *data, struct err *err)
 {
-	struct rprof_profile p;
 	char path[PATH_MAX];
-	struct err err;
+	int rc;
+
+	sys_path(c, "readprofile.txt", path, sizeof(path));
+	rc = parse_readprofile_file(path, data, err);
+	if (rc == 0)
+		parse_readprofile_sort_by_ticks(data);
+	return rc;
+}
+
+static void release_readprofile(void *data)
+{
+	parse_readprofile_free(data);
+}
+
+static void show_readprofile(struct html_ctx *c, const void *data)
+{
+	const struct rprof_profile *p = data;
 	size_t i;
 	FILE *f = c->f;
 
-	memset(&p, 0, sizeof(p));
-	sys_path(c, "readprofile.txt", path, sizeof(path));
-	err_clear(&err);
-	if (rprof_parse_file(path, &p, &err) < 0) {
-		p_note(f, "unk", "readprofile.txt does not parse: %s", err.msg);
-		return;
-	}
-	rprof_sort_by_ticks(&p);
 	fprintf(f,
 		"<p>Top %d kernel functions by profile ticks (%llu "
 		"ticks in all).</p>\n<table>\n<tr><th>ticks</th>"
 		"<th>%% of total</th><th class=\"l\">function</th>"
 		"<th>load</th></tr>\n",
-		HTML_TOP, (unsigned long long)p.total_ticks);
-	for (i = 0; i < p.n && i < HTML_TOP; i++) {
+		HTML_TOP, (unsigned long long)p->total_ticks);
+	for (i = 0; i < p->n && i < HTML_TOP; i++) {
 		fputs("<tr>", f);
-		td_u64(f, p.entries[i].ticks);
+		td_u64(f, p->entries[i].ticks);
 		td_num(f,
-		       p.total_ticks ? 100.0 * (double)p.entries[i].ticks /
-					       (double)p.total_ticks
-				     : NAN,
+		       p->total_ticks ? 100.0 * (double)p->entries[i].ticks /
+						(double)p->total_ticks
+				      : NAN,
 		       2);
-		td_text(f, p.entries[i].name);
-		td_num(f, p.entries[i].load, 4);
+		td_text(f, p->entries[i].name);
+		td_num(f, p->entries[i].load, 4);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	rprof_free(&p);
+}
+
+static int read_lockstat(struct html_ctx *c, void *data, struct err *err)
+{
+	char path[PATH_MAX];
+	int rc;
+
+	sys_path(c, "lock_stat.txt", path, sizeof(path));
+	rc = parse_lockstat_file(path, data, err);
+	if (rc == 0)
+		parse_lockstat_sort(data, LS_CONTENTIONS);
+	return rc;
+}
+
+static void release_lockstat(void *data)
+{
+	parse_lockstat_free(data);
 }
 
 static void lock_row(FILE *f, const struct lockstat_class *k)
@@ -942,22 +1029,12 @@ static void lock_row(FILE *f, const struct lockstat_class *k)
 	fputs("</tr>\n", f);
 }
 
-static void ev_lockstat(struct html_ctx *c)
+static void show_lockstat(struct html_ctx *c, const void *data)
 {
-	struct lockstat_data d;
-	char path[PATH_MAX];
-	struct err err;
+	const struct lockstat_data *d = data;
 	size_t i;
 	FILE *f = c->f;
 
-	memset(&d, 0, sizeof(d));
-	sys_path(c, "lock_stat.txt", path, sizeof(path));
-	err_clear(&err);
-	if (lockstat_parse_file(path, &d, &err) < 0) {
-		p_note(f, "unk", "lock_stat.txt does not parse: %s", err.msg);
-		return;
-	}
-	lockstat_sort(&d, LS_CONTENTIONS);
 	fprintf(f,
 		"<p>Top %d lock classes by contentions; the storage locks "
 		"(SCSI host lock, block queue locks) are highlighted and "
@@ -966,13 +1043,13 @@ static void ev_lockstat(struct html_ctx *c)
 		"<th>wait total</th><th>wait max</th>"
 		"<th>acquisitions</th><th>hold total</th></tr>\n",
 		HTML_TOP);
-	for (i = 0; i < d.n; i++)
-		if (i < HTML_TOP || d.classes[i].is_storage_lock)
-			lock_row(f, &d.classes[i]);
+	for (i = 0; i < d->n; i++)
+		if (i < HTML_TOP || d->classes[i].is_storage_lock)
+			lock_row(f, &d->classes[i]);
 	fputs("</table>\n", f);
-	lockstat_free(&d);
 }
 
+/* The first HTML_RAW_LINES lines of sys/file, what introducing them. */
 static void ev_raw(struct html_ctx *c, const char *file, const char *what)
 {
 	char path[PATH_MAX];
@@ -985,23 +1062,29 @@ static void ev_raw(struct html_ctx *c, const char *file, const char *what)
 	pre_file(c, path, HTML_RAW_LINES, "#");
 }
 
-static void ev_perf(struct html_ctx *c)
+static int read_perf(struct html_ctx *c, void *data, struct err *err)
 {
-	struct perf_report r;
 	char path[PATH_MAX];
-	struct err err;
+	int rc;
+
+	sys_path(c, "perf-report.txt", path, sizeof(path));
+	rc = parse_perf_file(path, data, err);
+	if (rc == 0)
+		parse_perf_sort(data);
+	return rc;
+}
+
+static void release_perf(void *data)
+{
+	parse_perf_free(data);
+}
+
+static void show_perf(struct html_ctx *c, const void *data)
+{
+	const struct perf_report *r = data;
 	size_t i;
 	FILE *f = c->f;
 
-	memset(&r, 0, sizeof(r));
-	sys_path(c, "perf-report.txt", path, sizeof(path));
-	err_clear(&err);
-	if (perf_parse_file(path, &r, &err) < 0) {
-		p_note(f, "unk", "perf-report.txt does not parse: %s", err.msg);
-		ev_raw(c, "perf-report.txt", "perf report by symbol");
-		return;
-	}
-	perf_sort(&r);
 	fprintf(f,
 		"<p>Top %d symbols by share of the samples ([k] kernel, [.] "
 		"user space), from <a href=\"sys/perf-report.txt\">"
@@ -1009,176 +1092,93 @@ static void ev_perf(struct html_ctx *c)
 		"%%</th><th class=\"l\">shared object</th><th "
 		"class=\"l\"></th><th class=\"l\">symbol</th></tr>\n",
 		HTML_TOP);
-	for (i = 0; i < r.n && i < HTML_TOP; i++) {
-		char marker[4] = {'[', r.entries[i].marker, ']', '\0'};
+	for (i = 0; i < r->n && i < HTML_TOP; i++) {
+		char marker[4] = {'[', r->entries[i].marker, ']', '\0'};
 
 		fputs("<tr>", f);
-		td_num(f, r.entries[i].overhead_pct, 2);
-		td_text(f, r.entries[i].dso);
+		td_num(f, r->entries[i].overhead_pct, 2);
+		td_text(f, r->entries[i].dso);
 		td_text(f, marker);
-		td_text(f, r.entries[i].symbol);
+		td_text(f, r->entries[i].symbol);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	perf_free(&r);
 }
 
-static void ev_perf_lock(struct html_ctx *c)
+/* perf lock contention has no parser for the page: its first lines. */
+static void show_perf_lock(struct html_ctx *c, const void *data)
 {
+	(void)data;
 	ev_raw(c, "perf-lock.txt", "perf lock contention");
 }
 
-static void ev_sysinfo(struct html_ctx *c)
+static void show_sysinfo(struct html_ctx *c, const void *data)
 {
 	char path[PATH_MAX];
 
+	(void)data;
 	sys_path(c, "sysinfo.txt", path, sizeof(path));
 	fputs("<details><summary>sys/sysinfo.txt</summary>\n", c->f);
 	pre_file(c, path, 0, NULL);
 	fputs("</details>\n", c->f);
 }
 
-/*
- * Split one CSV line (psql --csv: fields quoted when they hold a comma,
- * a quote or a newline) in place. Returns the field count (at most max).
- */
-static int csv_split(char *line, char **fields, int max)
-{
-	char *p = line, *w;
-	int n = 0;
-
-	line[strcspn(line, "\r\n")] = '\0';
-	while (n < max) {
-		fields[n++] = w = p;
-		if (*p == '"') {
-			p++;
-			while (*p) {
-				if (*p == '"' && p[1] == '"') {
-					*w++ = '"';
-					p += 2;
-				} else if (*p == '"') {
-					p++;
-					break;
-				} else {
-					*w++ = *p++;
-				}
-			}
-			while (*p && *p != ',')
-				p++;
-		} else {
-			while (*p && *p != ',')
-				*w++ = *p++;
-		}
-		if (*p != ',') {
-			*w = '\0';
-			break;
-		}
-		p++;
-		*w = '\0';
-	}
-	return n;
-}
-
-/* One wait event of pg_wait_events.csv, summed over the samples. */
-struct wait_sum {
-	char key[192]; /* "type / event / state" */
-	double count;  /* sessions summed over samples */
-};
-
-static int wait_cmp(const void *a, const void *b)
-{
-	const struct wait_sum *x = a, *y = b;
-
-	if (x->count != y->count)
-		return x->count < y->count ? 1 : -1;
-	return strcmp(x->key, y->key);
-}
-
 static void ev_wait_events(struct html_ctx *c)
 {
-	struct wait_sum *w = NULL;
-	char path[PATH_MAX], line[1024], last_ts[64] = "", *fld[8];
-	size_t n = 0, cap = 0, i, samples = 0;
-	FILE *in, *f = c->f;
+	struct pgstats_waits w;
+	char path[PATH_MAX];
+	struct err err;
+	size_t i;
+	FILE *f = c->f;
 
 	sys_path(c, "pg_wait_events.csv", path, sizeof(path));
-	in = fopen(path, "r");
-	if (!in)
+	err_clear(&err);
+	if (parse_pgstats_waits_file(path, &w, &err) < 0) {
+		p_note(f, "unk", "pg_wait_events.csv does not parse: %s",
+		       err.msg);
 		return;
-	while (fgets(line, sizeof(line), in)) {
-		char key[192];
-		int nf = csv_split(line, fld, 8);
-
-		if (nf != 5 || strcmp(fld[0], "ts") == 0)
-			continue;
-		if (strcmp(fld[0], last_ts) != 0) {
-			samples++;
-			snprintf(last_ts, sizeof(last_ts), "%s", fld[0]);
-		}
-		snprintf(key, sizeof(key), "%s / %s / %s",
-			 fld[1][0] ? fld[1] : "(none)",
-			 fld[2][0] ? fld[2] : "(none)",
-			 fld[3][0] ? fld[3] : "(none)");
-		for (i = 0; i < n && strcmp(w[i].key, key) != 0; i++)
-			;
-		if (i == n) {
-			if (n == cap) {
-				struct wait_sum *nw;
-
-				cap = cap ? cap * 2 : 32;
-				nw = realloc(w, cap * sizeof(*w));
-				if (!nw)
-					break;
-				w = nw;
-			}
-			snprintf(w[n].key, sizeof(w[n].key), "%s", key);
-			w[n++].count = 0;
-		}
-		w[i].count += atof(fld[4]);
 	}
-	fclose(in);
-	if (samples == 0) {
+	if (w.samples == 0) {
 		p_note(f, "sub", "pg_wait_events.csv holds no sample.");
-		free(w);
+		parse_pgstats_waits_free(&w);
 		return;
 	}
-	qsort(w, n, sizeof(*w), wait_cmp);
+	parse_pgstats_waits_sort(&w);
 	fprintf(f,
 		"<p>Server sessions by wait event, mean over %zu samples "
 		"(an empty wait event with state active is running on "
 		"CPU).</p>\n<table>\n<tr><th class=\"l\">wait type / "
 		"event / state</th><th>mean sessions</th></tr>\n",
-		samples);
-	for (i = 0; i < n && i < HTML_TOP; i++) {
+		w.samples);
+	for (i = 0; i < w.n && i < HTML_TOP; i++) {
+		const struct pgstats_wait *e = &w.v[i];
+		char key[512];
+
+		snprintf(key, sizeof(key), "%s / %s / %s",
+			 e->type[0] ? e->type : "(none)",
+			 e->event[0] ? e->event : "(none)",
+			 e->state[0] ? e->state : "(none)");
 		fputs("<tr>", f);
-		td_text(f, w[i].key);
-		td_num(f, w[i].count / (double)samples, 2);
+		td_text(f, key);
+		td_num(f, e->sessions / (double)w.samples, 2);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	free(w);
+	/* One cut last line is how a stopped psql leaves the file. */
+	if (w.bad_lines > 1)
+		p_note(f, "sub",
+		       "%zu lines of pg_wait_events.csv could not be read.",
+		       w.bad_lines);
+	parse_pgstats_waits_free(&w);
 }
 
-/* Read a header line and the first data line of a CSV snapshot. */
-static int read_snapshot(const char *path, char *hdr, char *row, size_t size)
-{
-	FILE *in = fopen(path, "r");
-	int ok;
-
-	if (!in)
-		return -1;
-	ok = fgets(hdr, (int)size, in) && fgets(row, (int)size, in);
-	fclose(in);
-	return ok ? 0 : -1;
-}
-
-/* Start, stop and delta of the numeric columns of a snapshot pair. */
+/* Start, stop and change of the numeric columns of a snapshot pair. */
 static void ev_snapshot_pair(struct html_ctx *c, const char *view)
 {
-	char pa[PATH_MAX], pb[PATH_MAX], ha[2048], ra[2048], hb[2048], rb[2048],
-		name[96];
-	char *fha[64], *fra[64], *fhb[64], *frb[64];
-	int nha, nra, nhb, nrb, i, k;
+	struct pgstats_snapshot a, b;
+	char pa[PATH_MAX], pb[PATH_MAX], name[96];
+	struct err err;
+	size_t i;
 	FILE *f = c->f;
 
 	snprintf(name, sizeof(name), "%s.start.csv", view);
@@ -1188,48 +1188,47 @@ static void ev_snapshot_pair(struct html_ctx *c, const char *view)
 	if (access(pa, F_OK) != 0 && access(pb, F_OK) != 0)
 		return;
 	fputs("<h4>", f);
-	html_escape(f, view);
+	html_page_escape(f, view);
 	fputs("</h4>\n", f);
-	if (read_snapshot(pa, ha, ra, sizeof(ha)) < 0 ||
-	    read_snapshot(pb, hb, rb, sizeof(hb)) < 0) {
-		p_note(f, "unk",
-		       "%s: the start or stop snapshot is missing "
-		       "or empty",
-		       view);
-		return;
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	err_clear(&err);
+	if (parse_pgstats_snapshot_file(pa, &a, &err) < 0 ||
+	    parse_pgstats_snapshot_file(pb, &b, &err) < 0) {
+		p_note(f, "unk", "%s not shown: %s", view, err.msg);
+		goto out;
 	}
-	nha = csv_split(ha, fha, 64);
-	nra = csv_split(ra, fra, 64);
-	nhb = csv_split(hb, fhb, 64);
-	nrb = csv_split(rb, frb, 64);
 	fputs("<table>\n<tr><th class=\"l\">column</th><th>start</th>"
 	      "<th>stop</th><th>change</th></tr>\n",
 	      f);
-	for (i = 0; i < nha && i < nra; i++) {
-		char *ea, *eb;
-		double a, b;
+	for (i = 0; i < a.ncols; i++) {
+		double va, vb;
 
-		for (k = 0; k < nhb && k < nrb; k++)
-			if (strcmp(fha[i], fhb[k]) == 0)
-				break;
-		if (k == nhb || k == nrb || !fra[i][0] || !frb[k][0])
-			continue;
-		a = strtod(fra[i], &ea);
-		b = strtod(frb[k], &eb);
-		if (*ea || *eb)
+		if (!parse_pgstats_snapshot_value(&a, (int)i, &va) ||
+		    !parse_pgstats_snapshot_value(
+			    &b, parse_pgstats_snapshot_column(&b, a.names[i]),
+			    &vb))
 			continue;
 		fputs("<tr>", f);
-		td_text(f, fha[i]);
-		td_num(f, a, 0);
-		td_num(f, b, 0);
-		td_num(f, b - a, 0);
+		td_text(f, a.names[i]);
+		td_num(f, va, 0);
+		td_num(f, vb, 0);
+		td_num(f, vb - va, 0);
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
+out:
+	parse_pgstats_snapshot_free(&a);
+	parse_pgstats_snapshot_free(&b);
 }
 
-static void ev_pgstats(struct html_ctx *c)
+/*
+ * pg-stats leaves up to seven files read two ways; each part is shown,
+ * or its problem noted, on its own.
+ */
+static void show_pgstats(struct html_ctx *c, const void *data)
 {
+	(void)data;
 	if (sys_exists(c, "pg_wait_events.csv"))
 		ev_wait_events(c);
 	ev_snapshot_pair(c, "pg_stat_database");
@@ -1237,42 +1236,122 @@ static void ev_pgstats(struct html_ctx *c)
 	ev_snapshot_pair(c, "pg_stat_wal");
 }
 
-/* A hook, the files it leaves in sys/, and how to show them. */
-struct hook_view {
-	const char *name;     /* hook name: NAME.skipped, NAME.err */
+/* A hook, the files it leaves in sys/, and how to read and show them. */
+struct ev_source {
+	const char *hook;     /* hook name: NAME.skipped, NAME.err */
 	const char *title;    /* section title */
-	const char *files[4]; /* any of these present: show */
-	void (*show)(struct html_ctx *c); /* the section body */
+	const char *files[4]; /* any of these present: the hook ran */
+	size_t size;	      /* bytes read() fills; 0: no parser */
+	/* parse the hook's files into data (zeroed, size bytes) */
+	int (*read)(struct html_ctx *c, void *data, struct err *err);
+	void (*release)(void *data); /* free what read() left in data */
+	const char *fail;	     /* note when read() fails: "FAIL: why" */
+	const char *raw_file;	     /* also shown raw when read() fails */
+	const char *raw_what;	     /* ... introduced as this */
+	/* the section body: what read() filled (NULL when size is 0) */
+	void (*show)(struct html_ctx *c, const void *data);
 };
 
-static const struct hook_view hook_views[] = {
-	{"sysinfo", "System information", {"sysinfo.txt"}, ev_sysinfo},
-	{"vmstat", "vmstat", {"vmstat.txt"}, ev_vmstat},
-	{"iostat", "iostat", {"iostat.json", "iostat.txt"}, ev_iostat},
-	{"interrupts",
-	 "Interrupts",
-	 {"interrupts.start", "interrupts.stop"},
-	 ev_interrupts},
-	{"diskstats",
-	 "Disk statistics (/proc/diskstats)",
-	 {"diskstats.start", "diskstats.stop"},
-	 ev_diskstats},
-	{"pg-stats",
-	 "PostgreSQL statistics",
-	 {"pg_wait_events.csv", "pg_stat_database.start.csv",
-	  "pg_stat_bgwriter.start.csv"},
-	 ev_pgstats},
-	{"readprofile",
-	 "Kernel profile (readprofile)",
-	 {"readprofile.txt"},
-	 ev_readprofile},
-	{"lockstat",
-	 "Lock statistics (/proc/lock_stat)",
-	 {"lock_stat.txt"},
-	 ev_lockstat},
-	{"perf-profile", "perf profile", {"perf-report.txt"}, ev_perf},
-	{"perf-lock", "perf lock contention", {"perf-lock.txt"}, ev_perf_lock},
+static const struct ev_source ev_sources[] = {
+	{.hook = "sysinfo",
+	 .title = "System information",
+	 .files = {"sysinfo.txt"},
+	 .show = show_sysinfo},
+	{.hook = "vmstat",
+	 .title = "vmstat",
+	 .files = {"vmstat.txt"},
+	 .size = sizeof(struct vmstat_series),
+	 .read = read_vmstat,
+	 .release = release_vmstat,
+	 .fail = "vmstat.txt does not parse",
+	 .show = show_vmstat},
+	{.hook = "iostat",
+	 .title = "iostat",
+	 .files = {"iostat.json", "iostat.txt"},
+	 .size = sizeof(struct iostat_data),
+	 .read = read_iostat,
+	 .release = release_iostat,
+	 .fail = "iostat output does not parse",
+	 .show = show_iostat},
+	{.hook = "interrupts",
+	 .title = "Interrupts",
+	 .files = {"interrupts.start", "interrupts.stop"},
+	 .size = sizeof(struct ev_interrupts),
+	 .read = read_interrupts,
+	 .release = release_interrupts,
+	 .fail = "interrupts not shown",
+	 .show = show_interrupts},
+	{.hook = "diskstats",
+	 .title = "Disk statistics (/proc/diskstats)",
+	 .files = {"diskstats.start", "diskstats.stop"},
+	 .size = sizeof(struct ev_diskstats),
+	 .read = read_diskstats,
+	 .release = release_diskstats,
+	 .fail = "diskstats not shown",
+	 .show = show_diskstats},
+	{.hook = "pg-stats",
+	 .title = "PostgreSQL statistics",
+	 .files = {"pg_wait_events.csv", "pg_stat_database.start.csv",
+		   "pg_stat_bgwriter.start.csv"},
+	 .show = show_pgstats},
+	{.hook = "readprofile",
+	 .title = "Kernel profile (readprofile)",
+	 .files = {"readprofile.txt"},
+	 .size = sizeof(struct rprof_profile),
+	 .read = read_readprofile,
+	 .release = release_readprofile,
+	 .fail = "readprofile.txt does not parse",
+	 .show = show_readprofile},
+	{.hook = "lockstat",
+	 .title = "Lock statistics (/proc/lock_stat)",
+	 .files = {"lock_stat.txt"},
+	 .size = sizeof(struct lockstat_data),
+	 .read = read_lockstat,
+	 .release = release_lockstat,
+	 .fail = "lock_stat.txt does not parse",
+	 .show = show_lockstat},
+	{.hook = "perf-profile",
+	 .title = "perf profile",
+	 .files = {"perf-report.txt"},
+	 .size = sizeof(struct perf_report),
+	 .read = read_perf,
+	 .release = release_perf,
+	 .fail = "perf-report.txt does not parse",
+	 .raw_file = "perf-report.txt",
+	 .raw_what = "perf report by symbol",
+	 .show = show_perf},
+	{.hook = "perf-lock",
+	 .title = "perf lock contention",
+	 .files = {"perf-lock.txt"},
+	 .show = show_perf_lock},
 };
+
+/* Read a hook's files with its parser and show them, or say why not. */
+static void ev_show(struct html_ctx *c, const struct ev_source *h)
+{
+	struct err err;
+	void *data;
+
+	if (!h->size) {
+		h->show(c, NULL);
+		return;
+	}
+	data = calloc(1, h->size);
+	if (!data) {
+		p_note(c->f, "unk", "%s: out of memory", h->fail);
+		return;
+	}
+	err_clear(&err);
+	if (h->read(c, data, &err) < 0) {
+		p_note(c->f, "unk", "%s: %s", h->fail, err.msg);
+		if (h->raw_file)
+			ev_raw(c, h->raw_file, h->raw_what);
+	} else {
+		h->show(c, data);
+	}
+	h->release(data);
+	free(data);
+}
 
 /* The first line of a small file (a skip reason), "" if unreadable. */
 static void first_line(const char *path, char *out, size_t size)
@@ -1301,15 +1380,15 @@ static void section_evidence(struct html_ctx *c)
 		       "evidence.");
 		return;
 	}
-	for (i = 0; i < sizeof(hook_views) / sizeof(hook_views[0]); i++) {
-		const struct hook_view *h = &hook_views[i];
+	for (i = 0; i < sizeof(ev_sources) / sizeof(ev_sources[0]); i++) {
+		const struct ev_source *h = &ev_sources[i];
 		char name[96], path[PATH_MAX], reason[512];
 		bool any = false;
 		int k;
 
 		fprintf(f, "<h3>%s <span class=\"sub\">(hook %s)</span></h3>\n",
-			h->title, h->name);
-		snprintf(name, sizeof(name), "%s.skipped", h->name);
+			h->title, h->hook);
+		snprintf(name, sizeof(name), "%s.skipped", h->hook);
 		sys_path(c, name, path, sizeof(path));
 		if (access(path, F_OK) == 0) {
 			first_line(path, reason, sizeof(reason));
@@ -1320,13 +1399,13 @@ static void section_evidence(struct html_ctx *c)
 				if (sys_exists(c, h->files[k]))
 					any = true;
 			if (any)
-				h->show(c);
+				ev_show(c, h);
 			else
 				p_note(f, "sub",
 				       "No output (the hook did "
 				       "not run).");
 		}
-		snprintf(name, sizeof(name), "%s.err", h->name);
+		snprintf(name, sizeof(name), "%s.err", h->hook);
 		sys_path(c, name, path, sizeof(path));
 		if (access(path, F_OK) == 0) {
 			fprintf(f,
@@ -1371,15 +1450,15 @@ static void json_rows(FILE *f, const char *prefix, const json_t *j, int *rows)
 		return;
 	}
 	fputs("<tr><th>", f);
-	html_escape(f, prefix);
+	html_page_escape(f, prefix);
 	fputs("</th><td>", f);
 	if (json_is_string(j)) {
-		html_escape(f, json_string_value(j));
+		html_page_escape(f, json_string_value(j));
 	} else {
 		char *s = json_dumps(j,
 				     JSON_ENCODE_ANY | JSON_REAL_PRECISION(12));
 
-		html_escape(f, s ? s : "?");
+		html_page_escape(f, s ? s : "?");
 		free(s);
 	}
 	fputs("</td></tr>\n", f);
@@ -1436,7 +1515,7 @@ int html_write_report(const struct html_input *in, struct err *err)
 	snprintf(title, sizeof(title), "oltpmark report%s%s%s%s",
 		 in->sum->meta.label[0] ? ": " : "", in->sum->meta.label,
 		 in->sum->meta.config[0] ? " / " : "", in->sum->meta.config);
-	html_begin(c.f, title);
+	html_page_begin(c.f, title);
 	section_head(&c);
 	section_summary(&c);
 	section_checks(&c);
@@ -1445,6 +1524,6 @@ int html_write_report(const struct html_input *in, struct err *err)
 	section_plots(&c);
 	section_evidence(&c);
 	section_metadata(&c);
-	html_end(c.f);
+	html_page_end(c.f);
 	return atomic_file_close(&af, 0, err);
 }

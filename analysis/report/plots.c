@@ -115,7 +115,7 @@ static void render(struct plot_ctx *c, const char *name, const char *title,
 	struct err err;
 
 	err_clear(&err);
-	if (gp_render(c->dir, name, 0, 0, &err) < 0) {
+	if (gnuplot_render(c->dir, name, 0, 0, &err) < 0) {
 		note(p, "%s", err.msg);
 		return;
 	}
@@ -137,7 +137,7 @@ static FILE *create(struct plot_ctx *c, const char *file)
 	FILE *f;
 
 	err_clear(&err);
-	f = gp_create(c->dir, file, &err);
+	f = gnuplot_create(c->dir, file, &err);
 	if (!f)
 		note(c->out, "%s", err.msg);
 	return f;
@@ -211,7 +211,7 @@ static size_t checkpoint_marks(FILE *f, const struct summary *s, double x_end)
 			id, a, a);
 		snprintf(text, sizeof(text), "checkpoint %s", c->kind);
 		fprintf(f, "set label %zu ", id);
-		gp_quote(f, text);
+		gnuplot_quote(f, text);
 		fprintf(f,
 			" at %.3f, graph 0.03 left rotate by 90 offset 1,0 "
 			"textcolor rgb '#b35300'\n",
@@ -227,7 +227,7 @@ static void plot_notpm(struct plot_ctx *c)
 {
 	const struct ts_series *ts = c->ts;
 	const struct summary *s = c->sum;
-	size_t n = ts_count(ts), i;
+	size_t n = timeseries_count(ts), i;
 	double x_end, ws = s->start_ms / 1000.0;
 	size_t ckpts;
 	FILE *f;
@@ -236,7 +236,7 @@ static void plot_notpm(struct plot_ctx *c)
 		note(c->out, "plot notpm: no transaction in mix.csv");
 		return;
 	}
-	x_end = ts_start_s(ts, n - 1) + ts_length_s(ts, n - 1);
+	x_end = timeseries_start_s(ts, n - 1) + timeseries_length_s(ts, n - 1);
 	if (x_end < s->end_ms / 1000.0)
 		x_end = s->end_ms / 1000.0;
 	f = create(c, "notpm.dat");
@@ -244,11 +244,11 @@ static void plot_notpm(struct plot_ctx *c)
 		return;
 	fputs("t_s,notpm,tpm\n", f);
 	for (i = 0; i < n; i++)
-		fprintf(f, "%.3f,%.2f,%.2f\n", ts_start_s(ts, i),
-			ts_notpm(ts, i), ts_tpm(ts, i));
+		fprintf(f, "%.3f,%.2f,%.2f\n", timeseries_start_s(ts, i),
+			timeseries_notpm(ts, i), timeseries_tpm(ts, i));
 	/* repeat the last value at the end so the last step is drawn */
-	fprintf(f, "%.3f,%.2f,%.2f\n", x_end, ts_notpm(ts, n - 1),
-		ts_tpm(ts, n - 1));
+	fprintf(f, "%.3f,%.2f,%.2f\n", x_end, timeseries_notpm(ts, n - 1),
+		timeseries_tpm(ts, n - 1));
 	if (!close_ok(c, f, "notpm"))
 		return;
 	if (s->steady.steady >= 0) {
@@ -271,9 +271,9 @@ static void plot_notpm(struct plot_ctx *c)
 	f = create(c, "notpm.gp");
 	if (!f)
 		return;
-	gp_preamble(f, "New-Order transactions per minute, per 10 s",
-		    "seconds since the start of the run",
-		    "transactions per minute");
+	gnuplot_preamble(f, "New-Order transactions per minute, per 10 s",
+			 "seconds since the start of the run",
+			 "transactions per minute");
 	fprintf(f, "set xrange [0:%.3f]\nset yrange [0:*]\n", x_end);
 	window_marks(f, s, x_end);
 	ckpts = checkpoint_marks(f, s, x_end);
@@ -339,14 +339,15 @@ static void plot_rt(struct plot_ctx *c, enum txn_type t)
 	snprintf(title, sizeof(title),
 		 "%s response time in the window: %llu transactions, "
 		 "%llu beyond the range",
-		 sum_type_title(t), (unsigned long long)ty->count,
+		 summary_type_title(t), (unsigned long long)ty->count,
 		 (unsigned long long)ty->dist_over);
-	gp_preamble(f, title,
-		    t == TXN_DELIVERY
-			    ? "ms from queueing to completion (20 buckets, 0 "
-			      "to 4 x p90)"
-			    : "response time, ms (20 buckets, 0 to 4 x p90)",
-		    "transactions");
+	gnuplot_preamble(
+		f, title,
+		t == TXN_DELIVERY
+			? "ms from queueing to completion (20 buckets, 0 "
+			  "to 4 x p90)"
+			: "response time, ms (20 buckets, 0 to 4 x p90)",
+		"transactions");
 	fprintf(f,
 		"set key off\nset boxwidth %.6g absolute\n"
 		"set xrange [0:%.6g]\nset yrange [0:*]\n"
@@ -360,7 +361,7 @@ static void plot_rt(struct plot_ctx *c, enum txn_type t)
 	if (!close_ok(c, f, name))
 		return;
 	snprintf(title, sizeof(title), "%s response-time distribution",
-		 sum_type_title(t));
+		 summary_type_title(t));
 	render(c, name, title, PLOT_WORKLOAD);
 }
 
@@ -390,10 +391,10 @@ static void plot_curves(struct plot_ctx *c, const char *name, const char *title,
 	f = create(c, file);
 	if (!f)
 		return;
-	gp_preamble(f, title,
-		    aligned ? "seconds since the start of the run"
-			    : "seconds since the first sample",
-		    ylabel);
+	gnuplot_preamble(f, title,
+			 aligned ? "seconds since the start of the run"
+				 : "seconds since the first sample",
+			 ylabel);
 	fputs("set yrange [0:*]\nset autoscale xfix\n", f);
 	if (aligned)
 		window_marks(f, c->sum, x_end);
@@ -407,7 +408,7 @@ static void plot_curves(struct plot_ctx *c, const char *name, const char *title,
 			"%s '%s' using 1:%d skip 1 with lines linewidth "
 			"1.5 title ",
 			drawn ? ", \\\n    " : "plot", data, k + 1);
-		gp_quote(f, curves[i].title);
+		gnuplot_quote(f, curves[i].title);
 		drawn++;
 	}
 	fputc('\n', f);
@@ -446,7 +447,7 @@ static void plot_vmstat(struct plot_ctx *c)
 	if (access(path, F_OK) != 0)
 		return;
 	err_clear(&err);
-	if (vmstat_parse_file(path, &vs, &err) < 0) {
+	if (parse_vmstat_file(path, &vs, &err) < 0) {
 		note(c->out, "sys/vmstat.txt not plotted: %s", err.msg);
 		return;
 	}
@@ -461,13 +462,13 @@ static void plot_vmstat(struct plot_ctx *c)
 		c->out->aligned = true;
 	f = create(c, "vmstat.dat");
 	if (!f) {
-		vmstat_free(&vs);
+		parse_vmstat_free(&vs);
 		return;
 	}
 	cols[ncols++] = "t_s";
 	fputs("t_s", f);
 	for (k = 0; k < (int)(sizeof(want) / sizeof(want[0])); k++) {
-		colidx[k] = vmstat_column(&vs, want[k]);
+		colidx[k] = parse_vmstat_column(&vs, want[k]);
 		if (colidx[k] < 0)
 			continue;
 		cols[ncols++] = want[k];
@@ -483,7 +484,8 @@ static void plot_vmstat(struct plot_ctx *c)
 		fprintf(f, "%.3f", x);
 		for (k = 0; k < (int)(sizeof(want) / sizeof(want[0])); k++)
 			if (colidx[k] >= 0) {
-				double v = vmstat_value(&vs, i, colidx[k]);
+				double v =
+					parse_vmstat_value(&vs, i, colidx[k]);
 
 				fputc(',', f);
 				if (isfinite(v))
@@ -491,7 +493,7 @@ static void plot_vmstat(struct plot_ctx *c)
 			}
 		fputc('\n', f);
 	}
-	vmstat_free(&vs);
+	parse_vmstat_free(&vs);
 	if (!close_ok(c, f, "vmstat"))
 		return;
 	if (x_end < c->sum->end_ms / 1000.0)
@@ -560,10 +562,10 @@ static void plot_iostat_metric(struct plot_ctx *c, const char *name,
 	f = create(c, file);
 	if (!f)
 		return;
-	gp_preamble(f, title,
-		    aligned ? "seconds since the start of the run"
-			    : "seconds since the first sample",
-		    ylabel);
+	gnuplot_preamble(f, title,
+			 aligned ? "seconds since the start of the run"
+				 : "seconds since the first sample",
+			 ylabel);
 	fputs("set yrange [0:*]\nset autoscale xfix\n", f);
 	if (aligned)
 		window_marks(f, c->sum, x_end);
@@ -577,7 +579,7 @@ static void plot_iostat_metric(struct plot_ctx *c, const char *name,
 				"linewidth 1.5 title ",
 				drawn ? ", \\\n    " : "plot", files[i],
 				cols[k]);
-			gp_quote(f, t);
+			gnuplot_quote(f, t);
 			drawn++;
 		}
 	fputc('\n', f);
@@ -607,7 +609,7 @@ static void plot_iostat(struct plot_ctx *c)
 			return;
 	}
 	err_clear(&err);
-	if (iostat_parse_file(path, &io, &err) < 0) {
+	if (parse_iostat_file(path, &io, &err) < 0) {
 		note(c->out, "%s not plotted: %s",
 		     path + strlen(c->run_dir) + 1, err.msg);
 		return;
@@ -637,7 +639,7 @@ static void plot_iostat(struct plot_ctx *c)
 	}
 	if (npick == 0) {
 		note(c->out, "iostat: no device did any I/O");
-		iostat_free(&io);
+		parse_iostat_free(&io);
 		return;
 	}
 	if (!aligned)
@@ -694,7 +696,7 @@ static void plot_iostat(struct plot_ctx *c)
 			   "requests per second", files, devs, npick, iops_col,
 			   rw, 2, aligned, x_end);
 out:
-	iostat_free(&io);
+	parse_iostat_free(&io);
 }
 
 int plots_make(const char *run_dir, const struct summary *s,
@@ -715,7 +717,7 @@ int plots_make(const char *run_dir, const struct summary *s,
 	c.ts = ts;
 	c.out = out;
 	c.start_epoch_s = plots_run_start(meta);
-	out->gnuplot = gp_available(out->why_not, sizeof(out->why_not));
+	out->gnuplot = gnuplot_available(out->why_not, sizeof(out->why_not));
 	if (!out->gnuplot)
 		return 0;
 	if (mkdir(c.dir, 0755) < 0 && errno != EEXIST)

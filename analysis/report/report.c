@@ -107,7 +107,7 @@ static int fill_summary_txt(struct report_ctx *ctx, FILE *f, struct err *err)
 
 static int fill_timeseries(struct report_ctx *ctx, FILE *f, struct err *err)
 {
-	return ts_write_csv(&ctx->ts, f, err);
+	return timeseries_write_csv(&ctx->ts, f, err);
 }
 
 /* Settle the window from the options, run.json and meta.json. */
@@ -117,7 +117,7 @@ static int choose_window(struct report_ctx *ctx,
 			 const char **end_from, struct err *err)
 {
 	int64_t m_start, m_end;
-	bool measured = sum_run_measured(&ctx->run_info, &m_start, &m_end);
+	bool measured = summary_run_measured(&ctx->run_info, &m_start, &m_end);
 
 	if (opt->ramp_up_s >= 0) {
 		*start_ms = llround(opt->ramp_up_s * 1000.0);
@@ -177,7 +177,7 @@ static int read_pass(struct report_ctx *ctx, const char *path, int pass,
 			summary_add_dist(&ctx->sum, &row);
 			continue;
 		}
-		rc = ts_add(&ctx->ts, &row, err);
+		rc = timeseries_add(&ctx->ts, &row, err);
 		if (rc == 0)
 			rc = summary_add(&ctx->sum, &row, err);
 		if (rc < 0) {
@@ -283,7 +283,7 @@ static int read_checkpoints(struct report_ctx *ctx, struct err *err)
 	if (rc < 0)
 		return rc;
 	err_clear(&perr);
-	rc = ckpt_parse_file(path, name, &l, &perr);
+	rc = checkpoints_parse_file(path, name, &l, &perr);
 	if (rc == -ENOENT)
 		return 0;
 	if (rc == -ENOMEM)
@@ -298,7 +298,7 @@ static int read_checkpoints(struct report_ctx *ctx, struct err *err)
 			     "%s not used: meta.json has no start time to "
 			     "place the checkpoints on the run's clock",
 			     name);
-		ckpt_free(&l);
+		checkpoints_free(&l);
 		return 0;
 	}
 	if (!(json_is_number(unix_s) && json_number_value(unix_s) > 0))
@@ -310,7 +310,7 @@ static int read_checkpoints(struct report_ctx *ctx, struct err *err)
 	if (ctx->sum.last_t_ms + 1 > end_ms)
 		end_ms = ctx->sum.last_t_ms + 1;
 	end_s = end_ms / 1000.0;
-	ckpt_place(&l, start, end_s);
+	checkpoints_place(&l, start, end_s);
 	summary_set_checkpoints(&ctx->sum, &l);
 	return 0;
 }
@@ -355,12 +355,12 @@ int report_summarize(const char *run_dir, const struct report_options *opt,
 		rc = load_json(run_dir, "run.json", &ctx.run, err);
 	if (rc < 0)
 		goto out;
-	sum_meta_unknown(&ctx.meta_info);
-	sum_run_unknown(&ctx.run_info);
+	summary_meta_unknown(&ctx.meta_info);
+	summary_run_unknown(&ctx.run_info);
 	if (ctx.meta)
-		rc = sum_meta_from_json(ctx.meta, &ctx.meta_info, err);
+		rc = summary_meta_from_json(ctx.meta, &ctx.meta_info, err);
 	if (rc == 0 && ctx.run)
-		rc = sum_run_from_json(ctx.run, &ctx.run_info, err);
+		rc = summary_run_from_json(ctx.run, &ctx.run_info, err);
 	if (rc == 0)
 		rc = choose_window(&ctx, opt, &start_ms, &end_ms, &start_from,
 				   &end_from, err);
@@ -370,7 +370,7 @@ int report_summarize(const char *run_dir, const struct report_options *opt,
 			  end_ms, start_from, end_from, err);
 	if (rc < 0)
 		goto out;
-	rc = ts_init(&ctx.ts, TS_INTERVAL_MS);
+	rc = timeseries_init(&ctx.ts, TS_INTERVAL_MS);
 	if (rc == 0)
 		rc = read_pass(&ctx, mix, 1, &truncated, &bytes, err);
 	if (rc < 0)
@@ -381,7 +381,8 @@ int report_summarize(const char *run_dir, const struct report_options *opt,
 	summary_prepare_dist(&ctx.sum);
 	rc = read_pass(&ctx, mix, 2, &truncated, &bytes, err);
 	if (rc == 0)
-		rc = ts_set_end(&ctx.ts, run_end_ms(&ctx.run_info), err);
+		rc = timeseries_set_end(&ctx.ts, run_end_ms(&ctx.run_info),
+					err);
 	if (rc < 0)
 		goto out;
 	if (!ctx.meta)
@@ -404,7 +405,7 @@ int report_summarize(const char *run_dir, const struct report_options *opt,
 				  &ctx, err);
 out:
 	summary_free(&ctx.sum);
-	ts_free(&ctx.ts);
+	timeseries_free(&ctx.ts);
 	json_decref(ctx.meta);
 	json_decref(ctx.run);
 	return rc;

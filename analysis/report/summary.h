@@ -13,6 +13,11 @@
  * 4 x p90, counted exactly rather than read off the histogram). Memory is
  * fixed except for the per-10-s New-Order counts of the steady-state
  * check, which grow with the window's length.
+ *
+ * One interface, three files: summary_read.c (run.json, meta.json and
+ * the rows into the accumulators), summary_compute.c (summary_finish():
+ * figures, checks, steady state) and summary_write.c (summary.json,
+ * summary.txt).
  */
 #ifndef OLTPMARK_ANALYSIS_SUMMARY_H
 #define OLTPMARK_ANALYSIS_SUMMARY_H
@@ -182,7 +187,7 @@ struct summary {
 	const char *start_from;	      /* where the start came from */
 	const char *end_from;	      /* where the end came from */
 	bool whole_measured;	      /* the window is run.json's measured
-				   interval (sum_run_measured): its
+				   interval (summary_run_measured): its
 				   retries apply */
 	struct sum_run run;	      /* run.json */
 	struct sum_meta meta;	      /* meta.json */
@@ -233,25 +238,26 @@ struct summary {
  * Read run.json's fields (a parsed object) into out. Absent or mistyped
  * fields stay unknown; a "format" other than oltpmark-run/1 is -EBADMSG.
  */
-int sum_run_from_json(const json_t *run, struct sum_run *out, struct err *err);
+int summary_run_from_json(const json_t *run, struct sum_run *out,
+			  struct err *err);
 
 /*
  * The run's measured interval from run.json: [ramp-up, ramp-up +
  * duration), cut at elapsed_s when the run ended early. false when
  * run.json does not say.
  */
-bool sum_run_measured(const struct sum_run *run, int64_t *start_ms,
-		      int64_t *end_ms);
+bool summary_run_measured(const struct sum_run *run, int64_t *start_ms,
+			  int64_t *end_ms);
 
 /* An unknown run (no run.json): partial, every field unknown. */
-void sum_run_unknown(struct sum_run *out);
+void summary_run_unknown(struct sum_run *out);
 
-/* As sum_run_from_json for meta.json (oltpmark-meta/1). */
-int sum_meta_from_json(const json_t *meta, struct sum_meta *out,
-		       struct err *err);
+/* As summary_run_from_json for meta.json (oltpmark-meta/1). */
+int summary_meta_from_json(const json_t *meta, struct sum_meta *out,
+			   struct err *err);
 
 /* An unknown meta (no meta.json). */
-void sum_meta_unknown(struct sum_meta *out);
+void summary_meta_unknown(struct sum_meta *out);
 
 /*
  * Start a summary of the window [start_ms, end_ms) (end_ms SUM_OPEN_END:
@@ -295,7 +301,7 @@ void summary_warn(struct summary *s, const char *fmt, ...)
 
 /*
  * Hand the run's checkpoints to the summary, already on the run's clock
- * (ckpt_place()); the summary takes the list over and *l is left empty.
+ * (checkpoints_place()); the summary takes the list over and *l is left empty.
  * Without this call the checkpoints are unknown (null in summary.json).
  */
 void summary_set_checkpoints(struct summary *s, struct ckpt_list *l);
@@ -305,16 +311,16 @@ void summary_set_checkpoints(struct summary *s, struct ckpt_list *l);
  * %, on the side of 99 % it is on: 98.996 % is printed as such, not as
  * "99.0 %" beside a warning that it is under 99 %.
  */
-int sum_hit_pct_decimals(double pct, int min_decimals);
+int summary_hit_pct_decimals(double pct, int min_decimals);
 
 /* Whether a checkpoint overlaps the window [start_ms, end_ms). */
-bool sum_ckpt_in_window(const struct summary *s, const struct ckpt *c);
+bool summary_ckpt_in_window(const struct summary *s, const struct ckpt *c);
 
 /*
  * Fit the steady-state line to n per-interval NOTPM values (equal
  * intervals) into *out. Pure; used by summary_finish() and the tests.
  */
-void sum_steady_fit(const double *notpm, size_t n, struct sum_steady *out);
+void summary_steady_fit(const double *notpm, size_t n, struct sum_steady *out);
 
 /* summary.json as a new JSON object (NULL when out of memory). */
 json_t *summary_to_json(const struct summary *s);
@@ -329,6 +335,6 @@ int summary_write_text(const struct summary *s, FILE *f, struct err *err);
 void summary_free(struct summary *s);
 
 /* "New-Order" etc. for tables. */
-const char *sum_type_title(enum txn_type type);
+const char *summary_type_title(enum txn_type type);
 
 #endif

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int ts_init(struct ts_series *ts, int64_t interval_ms)
+int timeseries_init(struct ts_series *ts, int64_t interval_ms)
 {
 	memset(ts, 0, sizeof(*ts));
 	if (interval_ms <= 0)
@@ -18,7 +18,7 @@ int ts_init(struct ts_series *ts, int64_t interval_ms)
 	return 0;
 }
 
-void ts_free(struct ts_series *ts)
+void timeseries_free(struct ts_series *ts)
 {
 	size_t i;
 	int t;
@@ -59,7 +59,8 @@ static int grow(struct ts_series *ts, size_t want, struct err *err)
 	return 0;
 }
 
-int ts_add(struct ts_series *ts, const struct mixcsv_row *row, struct err *err)
+int timeseries_add(struct ts_series *ts, const struct mixcsv_row *row,
+		   struct err *err)
 {
 	struct ts_interval *iv;
 	struct hist *h;
@@ -101,7 +102,7 @@ int ts_add(struct ts_series *ts, const struct mixcsv_row *row, struct err *err)
 	return 0;
 }
 
-int ts_set_end(struct ts_series *ts, int64_t end_ms, struct err *err)
+int timeseries_set_end(struct ts_series *ts, int64_t end_ms, struct err *err)
 {
 	size_t want;
 
@@ -121,17 +122,17 @@ int ts_set_end(struct ts_series *ts, int64_t end_ms, struct err *err)
 	return 0;
 }
 
-size_t ts_count(const struct ts_series *ts)
+size_t timeseries_count(const struct ts_series *ts)
 {
 	return ts->n;
 }
 
-double ts_start_s(const struct ts_series *ts, size_t i)
+double timeseries_start_s(const struct ts_series *ts, size_t i)
 {
 	return (double)((int64_t)i * ts->interval_ms) / 1000.0;
 }
 
-double ts_length_s(const struct ts_series *ts, size_t i)
+double timeseries_length_s(const struct ts_series *ts, size_t i)
 {
 	int64_t start = (int64_t)i * ts->interval_ms;
 	int64_t len = ts->interval_ms;
@@ -143,17 +144,18 @@ double ts_length_s(const struct ts_series *ts, size_t i)
 	return (double)len / 1000.0;
 }
 
-double ts_notpm(const struct ts_series *ts, size_t i)
+double timeseries_notpm(const struct ts_series *ts, size_t i)
 {
-	return (double)ts->iv[i].new_orders * 60.0 / ts_length_s(ts, i);
+	return (double)ts->iv[i].new_orders * 60.0 / timeseries_length_s(ts, i);
 }
 
-double ts_tpm(const struct ts_series *ts, size_t i)
+double timeseries_tpm(const struct ts_series *ts, size_t i)
 {
-	return (double)ts->iv[i].completed * 60.0 / ts_length_s(ts, i);
+	return (double)ts->iv[i].completed * 60.0 / timeseries_length_s(ts, i);
 }
 
-double ts_p90_ms(const struct ts_series *ts, size_t i, enum txn_type type)
+double timeseries_p90_ms(const struct ts_series *ts, size_t i,
+			 enum txn_type type)
 {
 	const struct hist *h = ts->iv[i].rt[type];
 
@@ -162,7 +164,7 @@ double ts_p90_ms(const struct ts_series *ts, size_t i, enum txn_type type)
 	return (double)hist_percentile(h, 90.0) / 1000.0;
 }
 
-int ts_write_csv(const struct ts_series *ts, FILE *f, struct err *err)
+int timeseries_write_csv(const struct ts_series *ts, FILE *f, struct err *err)
 {
 	size_t i;
 	int t;
@@ -172,10 +174,10 @@ int ts_write_csv(const struct ts_series *ts, FILE *f, struct err *err)
 		fprintf(f, ",p90_%s_ms", txn_type_name((enum txn_type)t));
 	fputs(",errors\n", f);
 	for (i = 0; i < ts->n; i++) {
-		fprintf(f, "%.0f,%.2f,%.2f", ts_start_s(ts, i), ts_notpm(ts, i),
-			ts_tpm(ts, i));
+		fprintf(f, "%.0f,%.2f,%.2f", timeseries_start_s(ts, i),
+			timeseries_notpm(ts, i), timeseries_tpm(ts, i));
 		for (t = 0; t < TXN_NR; t++) {
-			double p90 = ts_p90_ms(ts, i, (enum txn_type)t);
+			double p90 = timeseries_p90_ms(ts, i, (enum txn_type)t);
 
 			if (isnan(p90))
 				fputs(",", f);

@@ -43,7 +43,7 @@ struct ts_series {
 	struct ts_interval *iv; /* intervals from time 0 */
 	size_t n;		/* intervals in use (last row's + 1) */
 	size_t cap;		/* intervals allocated */
-	int64_t end_ms;		/* end of the run, set by ts_set_end();
+	int64_t end_ms;		/* end of the run (timeseries_set_end()):
 				    the last interval ends there */
 	uint64_t rows;		/* rows counted */
 	int64_t last_t_ms;	/* latest completion seen */
@@ -51,16 +51,17 @@ struct ts_series {
 
 /* Start an empty series with intervals of interval_ms (> 0). 0 or
  * -EINVAL. */
-int ts_init(struct ts_series *ts, int64_t interval_ms);
+int timeseries_init(struct ts_series *ts, int64_t interval_ms);
 
 /* Release everything. Safe on a zeroed or freed series. */
-void ts_free(struct ts_series *ts);
+void timeseries_free(struct ts_series *ts);
 
 /*
  * Count one row. 0; -ERANGE when row->t_ms is beyond TS_MAX_T_MS (the
  * caller names the line); -ENOMEM.
  */
-int ts_add(struct ts_series *ts, const struct mixcsv_row *row, struct err *err);
+int timeseries_add(struct ts_series *ts, const struct mixcsv_row *row,
+		   struct err *err);
 
 /*
  * Set the end of the run in ms; an end at or before the last row's
@@ -68,34 +69,35 @@ int ts_add(struct ts_series *ts, const struct mixcsv_row *row, struct err *err);
  * spans [0, end): intervals up to the end exist even when empty. 0 or
  * -ENOMEM.
  */
-int ts_set_end(struct ts_series *ts, int64_t end_ms, struct err *err);
+int timeseries_set_end(struct ts_series *ts, int64_t end_ms, struct err *err);
 
-/* Number of intervals, after ts_set_end(). */
-size_t ts_count(const struct ts_series *ts);
+/* Number of intervals, after timeseries_set_end(). */
+size_t timeseries_count(const struct ts_series *ts);
 
 /* Start of interval i in seconds. */
-double ts_start_s(const struct ts_series *ts, size_t i);
+double timeseries_start_s(const struct ts_series *ts, size_t i);
 
 /*
  * Length of interval i in seconds: interval_ms, except the last, which
  * ends at end_ms and counts at least 1 s so that a few rows in a
  * sliver at the end do not turn into an absurd rate.
  */
-double ts_length_s(const struct ts_series *ts, size_t i);
+double timeseries_length_s(const struct ts_series *ts, size_t i);
 
 /* New-Orders (ok + rollback) per minute in interval i. */
-double ts_notpm(const struct ts_series *ts, size_t i);
+double timeseries_notpm(const struct ts_series *ts, size_t i);
 
 /* Completed transactions (ok + rollback) per minute in interval i. */
-double ts_tpm(const struct ts_series *ts, size_t i);
+double timeseries_tpm(const struct ts_series *ts, size_t i);
 
 /* 90th-percentile response of type in interval i in ms; NAN if none. */
-double ts_p90_ms(const struct ts_series *ts, size_t i, enum txn_type type);
+double timeseries_p90_ms(const struct ts_series *ts, size_t i,
+			 enum txn_type type);
 
 /*
  * Write the CSV (header t_s,notpm,tpm,p90_<type>_ms...,errors; an empty
  * p90 field where an interval has no row of that type) to f. 0 or -EIO.
  */
-int ts_write_csv(const struct ts_series *ts, FILE *f, struct err *err);
+int timeseries_write_csv(const struct ts_series *ts, FILE *f, struct err *err);
 
 #endif

@@ -30,6 +30,7 @@ static const struct resfile_info resfile_infos[RESFILE_NR] = {
 	[RESFILE_SUMMARY] = {RESFILE_TAG_SUMMARY, true},
 	[RESFILE_PROBE] = {RESFILE_TAG_PROBE, false},
 	[RESFILE_COMPARE] = {RESFILE_TAG_COMPARE, false},
+	[RESFILE_IOPROFILE] = {RESFILE_TAG_IOPROFILE, false},
 };
 
 const char *resfile_tag(enum resfile_format fmt)

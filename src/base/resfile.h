@@ -33,6 +33,8 @@
 #define RESFILE_TAG_SUMMARY "oltpmark-summary/1" /* summary.json */
 #define RESFILE_TAG_PROBE   "oltpmark-probe/1"	 /* oltpmark probe */
 #define RESFILE_TAG_COMPARE "oltpmark-compare/1" /* compare -f json */
+/* the iosim driver's I/O profile (docs/formats.md) */
+#define RESFILE_TAG_IOPROFILE "oltpmark-ioprofile/1"
 
 /* The formats, to name one to resfile_check() and resfile_read(). */
 enum resfile_format {
@@ -41,6 +43,8 @@ enum resfile_format {
 	RESFILE_SUMMARY, /* summary.json, written by oltpmark report */
 	RESFILE_PROBE,	 /* oltpmark probe's output (sys/hostprobe.*.json) */
 	RESFILE_COMPARE, /* compare.json, written by oltpmark compare */
+	/* the iosim driver's I/O profile, written by its calibration */
+	RESFILE_IOPROFILE,
 	RESFILE_NR
 };
 

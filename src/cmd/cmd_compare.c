@@ -42,13 +42,14 @@ static int write_file(const char *dir, enum cout_format fmt,
 	struct atomic_file af;
 	int rc;
 
-	if (snprintf(path, path_size, "%s/%s", dir, cout_file_name(fmt)) >=
-	    (int)path_size)
+	if (snprintf(path, path_size, "%s/%s", dir,
+		     compare_out_file_name(fmt)) >= (int)path_size)
 		return err_set(err, -ENAMETOOLONG, "%s: path too long", dir);
 	rc = atomic_file_open(&af, path, err);
 	if (rc < 0)
 		return rc;
-	return atomic_file_close(&af, cout_write(af.f, fmt, in, err), err);
+	return atomic_file_close(&af, compare_out_write(af.f, fmt, in, err),
+				 err);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -78,7 +79,7 @@ int cmd_compare(int argc, char **argv)
 		 .value = &format,
 		 .arg_name = "FMT",
 		 .help = "text (default), md, csv, json or html",
-		 .choices = cout_format_names},
+		 .choices = compare_out_format_names},
 		{.long_name = "holm",
 		 .kind = OPT_FLAG,
 		 .value = &holm,
@@ -161,7 +162,7 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	}
 	if (score_compute(&rs, baseline, holm, &t, &err) < 0 ||
-	    cev_build(&ev, &rs, &t, &err) < 0) {
+	    compare_evidence_build(&ev, &rs, &t, &err) < 0) {
 		log_error("compare: %s", err.msg);
 		goto out;
 	}
@@ -179,7 +180,8 @@ int cmd_compare(int argc, char **argv)
 				  strerror(errno));
 			goto out;
 		}
-		if (cplots_make(out_dir, &rs, &t, &ev, &plots, &err) < 0) {
+		if (compare_plots_make(out_dir, &rs, &t, &ev, &plots, &err) <
+		    0) {
 			log_error("compare: %s", err.msg);
 			goto out;
 		}
@@ -195,8 +197,8 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		}
 		printf("%s\n", path);
-	} else if (cout_write(stdout, (enum cout_format)format, &in, &err) <
-		   0) {
+	} else if (compare_out_write(stdout, (enum cout_format)format, &in,
+				     &err) < 0) {
 		log_error("compare: %s", err.msg);
 		goto out;
 	}
@@ -211,8 +213,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	status = 0;
 out:
-	cplots_free(&plots);
-	cev_free(&ev);
+	compare_plots_free(&plots);
+	compare_evidence_free(&ev);
 	score_free(&t);
 	runset_free(&rs);
 	return status;

@@ -28,7 +28,7 @@ static int parse_bytes(const void *buf, size_t len,
 		       struct diskstats_snapshot *s, struct err *err)
 {
 	char path[] = "/tmp/test_parse_diskstats.XXXXXX";
-	int rc = diskstats_parse_file(fixture_write_temp(buf, len, path), s,
+	int rc = parse_diskstats_file(fixture_write_temp(buf, len, path), s,
 				      err);
 
 	unlink(path);
@@ -58,23 +58,23 @@ static void test_snapshot(void **state)
 	size_t k;
 
 	(void)state;
-	assert_int_equal(diskstats_parse_file(
+	assert_int_equal(parse_diskstats_file(
 				 fixture_path("proc-diskstats.txt"), &s, &err),
 			 0);
 	assert_int_equal(s.ndevs, 10);
 	assert_int_equal(s.bad_lines, 0);
 	assert_string_equal(s.devs[0].name, "loop0");
-	d = diskstats_find(&s, "vda");
+	d = parse_diskstats_find(&s, "vda");
 	assert_non_null(d);
 	assert_int_equal(d->major, 254);
 	assert_int_equal(d->minor, 0);
 	assert_int_equal(d->nfields, 17);
 	for (k = 0; k < DS_NR; k++)
 		assert_int_equal(d->v[k], vda[k]);
-	assert_int_equal(diskstats_find(&s, "zram0")->major, 253);
-	assert_null(diskstats_find(&s, "sda"));
-	diskstats_free(&s);
-	diskstats_free(&s);
+	assert_int_equal(parse_diskstats_find(&s, "zram0")->major, 253);
+	assert_null(parse_diskstats_find(&s, "sda"));
+	parse_diskstats_free(&s);
+	parse_diskstats_free(&s);
 }
 
 static void test_delta_and_rates(void **state)
@@ -86,19 +86,19 @@ static void test_delta_and_rates(void **state)
 	struct err err = {""};
 
 	(void)state;
-	assert_int_equal(diskstats_parse_file(
+	assert_int_equal(parse_diskstats_file(
 				 fixture_path("proc-diskstats.txt"), &a, &err),
 			 0);
 	assert_int_equal(
-		diskstats_parse_file(fixture_path("proc-diskstats-after.txt"),
+		parse_diskstats_file(fixture_path("proc-diskstats-after.txt"),
 				     &b, &err),
 		0);
-	assert_int_equal(diskstats_delta(&a, &b, &d, &err), 0);
+	assert_int_equal(parse_diskstats_delta(&a, &b, &d, &err), 0);
 	assert_int_equal(d.ndevs, 9);
 	assert_int_equal(d.unmatched, 1); /* loop7 */
 	assert_int_equal(d.wraps, 0);
-	assert_null(diskstats_delta_find(&d, "loop7"));
-	dd = diskstats_delta_find(&d, "vda");
+	assert_null(parse_diskstats_delta_find(&d, "loop7"));
+	dd = parse_diskstats_delta_find(&d, "vda");
 	assert_non_null(dd);
 	assert_false(dd->reset);
 	assert_int_equal(dd->nfields, 17);
@@ -119,9 +119,10 @@ static void test_delta_and_rates(void **state)
 	assert_int_equal(dd->v[DS_DISCARD_MS], 5);
 	assert_int_equal(dd->v[DS_FLUSHES], 400);
 	assert_int_equal(dd->v[DS_FLUSH_MS], 20);
-	assert_int_equal(diskstats_delta_find(&d, "zram0")->v[DS_READS], 0);
+	assert_int_equal(parse_diskstats_delta_find(&d, "zram0")->v[DS_READS],
+			 0);
 
-	assert_int_equal(diskstats_rates(dd, 10, &r, &err), 0);
+	assert_int_equal(parse_diskstats_rates(dd, 10, &r, &err), 0);
 	assert_true(near(r.r_s, 100));
 	assert_true(near(r.w_s, 300));
 	assert_true(near(r.rkb_s, 800)); /* 16000 * 512 B / 10 s */
@@ -130,16 +131,17 @@ static void test_delta_and_rates(void **state)
 	assert_true(near(r.w_await_ms, 0.3));
 	assert_true(near(r.aqu_sz, 0.4));
 	assert_true(near(r.util_pct, 25));
-	assert_int_equal(diskstats_rates(dd, 0, &r, &err), -EINVAL);
-	assert_int_equal(diskstats_rates(dd, NAN, &r, &err), -EINVAL);
-	assert_int_equal(diskstats_rates(diskstats_delta_find(&d, "loop0"), 10,
-					 &r, &err),
-			 0);
+	assert_int_equal(parse_diskstats_rates(dd, 0, &r, &err), -EINVAL);
+	assert_int_equal(parse_diskstats_rates(dd, NAN, &r, &err), -EINVAL);
+	assert_int_equal(
+		parse_diskstats_rates(parse_diskstats_delta_find(&d, "loop0"),
+				      10, &r, &err),
+		0);
 	assert_true(near(r.r_await_ms, 0) && near(r.util_pct, 0));
-	diskstats_delta_free(&d);
-	diskstats_delta_free(&d);
-	diskstats_free(&a);
-	diskstats_free(&b);
+	parse_diskstats_delta_free(&d);
+	parse_diskstats_delta_free(&d);
+	parse_diskstats_free(&a);
+	parse_diskstats_free(&b);
 }
 
 /* 14 fields (before 4.18), 18 (4.18), 20 (5.5); wraps and resets. */
@@ -166,31 +168,32 @@ static void test_layouts_and_wraps(void **state)
 	assert_int_equal(a.devs[1].v[DS_FLUSHES], 0);
 	assert_int_equal(parse_str(after, &b, &err), 0);
 	assert_int_equal(b.devs[1].nfields, 17);
-	assert_int_equal(diskstats_delta(&a, &b, &d, &err), 0);
+	assert_int_equal(parse_diskstats_delta(&a, &b, &d, &err), 0);
 	assert_int_equal(d.ndevs, 3);
 	assert_int_equal(d.wraps, 1);
 	/* write_ms is an unsigned int in the kernel: it wrapped. */
-	dd = diskstats_delta_find(&d, "sda");
+	dd = parse_diskstats_delta_find(&d, "sda");
 	assert_int_equal(dd->v[DS_WRITE_MS], 10);
 	assert_int_equal(dd->v[DS_SECTORS_READ], 8);
 	assert_int_equal(dd->nfields, 11);
 	/* A kernel upgrade mid-window is not a thing; fields in both only. */
-	dd = diskstats_delta_find(&d, "sda1");
+	dd = parse_diskstats_delta_find(&d, "sda1");
 	assert_int_equal(dd->nfields, 15);
 	assert_int_equal(dd->v[DS_DISCARDS], 1);
 	assert_int_equal(dd->v[DS_FLUSHES], 0);
 	/* A 64-bit counter going back: the device was re-created. */
-	dd = diskstats_delta_find(&d, "sdb");
+	dd = parse_diskstats_delta_find(&d, "sdb");
 	assert_true(dd->reset);
 	assert_int_equal(dd->v[DS_READS], 7);
-	diskstats_delta_free(&d);
-	diskstats_free(&a);
-	diskstats_free(&b);
+	parse_diskstats_delta_free(&d);
+	parse_diskstats_free(&a);
+	parse_diskstats_free(&b);
 
-	assert_string_equal(diskstats_field_name(DS_IO_TICKS_MS),
+	assert_string_equal(parse_diskstats_field_name(DS_IO_TICKS_MS),
 			    "io_ticks_ms");
-	assert_string_equal(diskstats_field_name(DS_FLUSH_MS), "flush_ms");
-	assert_null(diskstats_field_name(DS_NR));
+	assert_string_equal(parse_diskstats_field_name(DS_FLUSH_MS),
+			    "flush_ms");
+	assert_null(parse_diskstats_field_name(DS_NR));
 }
 
 static void test_every_cut(void **state)
@@ -211,7 +214,7 @@ static void test_every_cut(void **state)
 			assert_true(rc == -EINVAL || rc == -ENODATA);
 			assert_null(s.devs);
 		}
-		diskstats_free(&s);
+		parse_diskstats_free(&s);
 	}
 	/* Cut in vda's line: the eight loop devices stay, vda is bad. */
 	{
@@ -224,8 +227,8 @@ static void test_every_cut(void **state)
 			0);
 		assert_int_equal(s.ndevs, 8);
 		assert_int_equal(s.bad_lines, 1);
-		assert_null(diskstats_find(&s, "vda"));
-		diskstats_free(&s);
+		assert_null(parse_diskstats_find(&s, "vda"));
+		parse_diskstats_free(&s);
 	}
 	free(buf);
 }
@@ -266,9 +269,9 @@ static void test_broken_inputs(void **state)
 		0);
 	assert_int_equal(s.ndevs, 1);
 	assert_int_equal(s.bad_lines, 7);
-	diskstats_free(&s);
+	parse_diskstats_free(&s);
 	assert_int_equal(
-		diskstats_parse_file("/nonexistent/diskstats", &s, &err),
+		parse_diskstats_file("/nonexistent/diskstats", &s, &err),
 		-ENOENT);
 }
 

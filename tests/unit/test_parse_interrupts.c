@@ -27,7 +27,8 @@ static int parse_bytes(const void *buf, size_t len, struct irq_snapshot *s,
 		       struct err *err)
 {
 	char path[] = "/tmp/test_parse_interrupts.XXXXXX";
-	int rc = irq_parse_file(fixture_write_temp(buf, len, path), s, err);
+	int rc = parse_interrupts_file(fixture_write_temp(buf, len, path), s,
+				       err);
 
 	unlink(path);
 	return rc;
@@ -57,9 +58,9 @@ static void test_snapshot(void **state)
 	struct err err = {""};
 
 	(void)state;
-	assert_int_equal(
-		irq_parse_file(fixture_path("proc-interrupts.txt"), &s, &err),
-		0);
+	assert_int_equal(parse_interrupts_file(
+				 fixture_path("proc-interrupts.txt"), &s, &err),
+			 0);
 	assert_int_equal(s.ncpu, 2);
 	assert_int_equal(s.cpus[0], 0);
 	assert_int_equal(s.cpus[1], 1);
@@ -96,8 +97,8 @@ static void test_snapshot(void **state)
 	assert_null(l->counts);
 	assert_int_equal(l->total, 0);
 	assert_string_equal(l->desc, "");
-	irq_free(&s);
-	irq_free(&s);
+	parse_interrupts_free(&s);
+	parse_interrupts_free(&s);
 }
 
 static void test_delta(void **state)
@@ -108,14 +109,14 @@ static void test_delta(void **state)
 	struct err err = {""};
 
 	(void)state;
+	assert_int_equal(parse_interrupts_file(
+				 fixture_path("proc-interrupts.txt"), &a, &err),
+			 0);
 	assert_int_equal(
-		irq_parse_file(fixture_path("proc-interrupts.txt"), &a, &err),
+		parse_interrupts_file(fixture_path("proc-interrupts-after.txt"),
+				      &b, &err),
 		0);
-	assert_int_equal(
-		irq_parse_file(fixture_path("proc-interrupts-after.txt"), &b,
-			       &err),
-		0);
-	assert_int_equal(irq_delta(&a, &b, &d, &err), 0);
+	assert_int_equal(parse_interrupts_delta(&a, &b, &d, &err), 0);
 	assert_int_equal(d.ncpu, 2);
 	assert_int_equal(d.new_lines, 1);
 	assert_int_equal(d.gone_lines, 0);
@@ -124,34 +125,35 @@ static void test_delta(void **state)
 	/* 36 lines, ACPI:Ged on IRQs 24 and 25 merged into one entry. */
 	assert_int_equal(d.n, 35);
 
-	e = irq_delta_find(&d, "virtio1-req.0");
+	e = parse_interrupts_delta_find(&d, "virtio1-req.0");
 	assert_non_null(e);
 	assert_true(e->is_device && e->per_cpu);
 	assert_int_equal(e->total, 1000);
 	assert_int_equal(e->counts[0], 0);
 	assert_int_equal(e->counts[1], 1000);
-	assert_int_equal(irq_delta_find(&d, "virtio3-rx")->total, 500);
-	e = irq_delta_find(&d, "LOC");
+	assert_int_equal(parse_interrupts_delta_find(&d, "virtio3-rx")->total,
+			 500);
+	e = parse_interrupts_delta_find(&d, "LOC");
 	assert_false(e->is_device);
 	assert_int_equal(e->total, 2000);
 	assert_int_equal(e->counts[0], 1000);
-	assert_int_equal(irq_delta_find(&d, "RES")->counts[1], 50);
-	assert_int_equal(irq_delta_find(&d, "RES")->total, 150);
-	assert_int_equal(irq_delta_find(&d, "CAL")->total, 32);
-	assert_int_equal(irq_delta_find(&d, "TLB")->total, 0);
-	e = irq_delta_find(&d, "ERR");
+	assert_int_equal(parse_interrupts_delta_find(&d, "RES")->counts[1], 50);
+	assert_int_equal(parse_interrupts_delta_find(&d, "RES")->total, 150);
+	assert_int_equal(parse_interrupts_delta_find(&d, "CAL")->total, 32);
+	assert_int_equal(parse_interrupts_delta_find(&d, "TLB")->total, 0);
+	e = parse_interrupts_delta_find(&d, "ERR");
 	assert_false(e->per_cpu);
 	assert_null(e->counts);
 	assert_int_equal(e->total, 2);
-	e = irq_delta_find(&d, "nvme0q0");
+	e = parse_interrupts_delta_find(&d, "nvme0q0");
 	assert_int_equal(e->total, 12);
 	assert_int_equal(e->counts[1], 7);
-	e = irq_delta_find(&d, "ACPI:Ged");
+	e = parse_interrupts_delta_find(&d, "ACPI:Ged");
 	assert_int_equal(e->lines, 2);
 	assert_int_equal(e->total, 0);
-	assert_null(irq_delta_find(&d, "36"));
+	assert_null(parse_interrupts_delta_find(&d, "36"));
 
-	irq_delta_sort(&d);
+	parse_interrupts_delta_sort(&d);
 	assert_string_equal(d.entries[0].name, "LOC");
 	assert_string_equal(d.entries[1].name, "virtio1-req.0");
 	assert_string_equal(d.entries[2].name, "virtio3-rx");
@@ -160,16 +162,16 @@ static void test_delta(void **state)
 	assert_string_equal(d.entries[5].name, "nvme0q0");
 	assert_string_equal(d.entries[6].name, "ERR");
 	assert_int_equal(d.entries[7].total, 0);
-	irq_delta_free(&d);
-	irq_delta_free(&d);
+	parse_interrupts_delta_free(&d);
+	parse_interrupts_delta_free(&d);
 
 	/* The other way round: lines disappear, counters go back. */
-	assert_int_equal(irq_delta(&b, &a, &d, &err), 0);
+	assert_int_equal(parse_interrupts_delta(&b, &a, &d, &err), 0);
 	assert_int_equal(d.gone_lines, 1);
 	assert_true(d.wraps > 0);
-	irq_delta_free(&d);
-	irq_free(&a);
-	irq_free(&b);
+	parse_interrupts_delta_free(&d);
+	parse_interrupts_free(&a);
+	parse_interrupts_free(&b);
 }
 
 static void test_layouts(void **state)
@@ -203,7 +205,7 @@ static void test_layouts(void **state)
 	assert_string_equal(line_of(&s, "IPI0")->name, "IPI0");
 	assert_false(line_of(&s, "MIS")->per_cpu);
 	assert_int_equal(line_of(&s, "MIS")->total, 4);
-	irq_free(&s);
+	parse_interrupts_free(&s);
 }
 
 static void test_wrap_reset_hotplug(void **state)
@@ -223,25 +225,25 @@ static void test_wrap_reset_hotplug(void **state)
 				   "LOC: 5 10 Local timer\n",
 				   &b, &err),
 			 0);
-	assert_int_equal(irq_delta(&a, &b, &d, &err), 0);
+	assert_int_equal(parse_interrupts_delta(&a, &b, &d, &err), 0);
 	assert_int_equal(d.wraps, 1);
 	assert_int_equal(d.resets, 1);
 	/* 5 + 2^32 - 4294967290 on CPU0, 10 on CPU1 */
-	assert_int_equal(irq_delta_find(&d, "foo")->counts[0], 11);
-	assert_int_equal(irq_delta_find(&d, "foo")->total, 21);
-	assert_int_equal(irq_delta_find(&d, "LOC")->total, 5);
-	irq_delta_free(&d);
-	irq_free(&b);
+	assert_int_equal(parse_interrupts_delta_find(&d, "foo")->counts[0], 11);
+	assert_int_equal(parse_interrupts_delta_find(&d, "foo")->total, 21);
+	assert_int_equal(parse_interrupts_delta_find(&d, "LOC")->total, 5);
+	parse_interrupts_delta_free(&d);
+	parse_interrupts_free(&b);
 
 	/* CPU1 went offline in the window. */
 	assert_int_equal(parse_str("CPU0 CPU2\n  5: 5 20 IO-APIC 5-edge  foo\n",
 				   &b, &err),
 			 0);
-	assert_int_equal(irq_delta(&a, &b, &d, &err), -EINVAL);
+	assert_int_equal(parse_interrupts_delta(&a, &b, &d, &err), -EINVAL);
 	assert_non_null(strstr(err.msg, "CPU"));
 	assert_null(d.entries);
-	irq_free(&b);
-	irq_free(&a);
+	parse_interrupts_free(&b);
+	parse_interrupts_free(&a);
 }
 
 static void test_every_cut(void **state)
@@ -263,7 +265,7 @@ static void test_every_cut(void **state)
 			assert_true(rc == -EINVAL || rc == -ENODATA);
 			assert_null(s.lines);
 		}
-		irq_free(&s);
+		parse_interrupts_free(&s);
 	}
 	free(buf);
 }
@@ -295,7 +297,7 @@ static void test_broken_inputs(void **state)
 	assert_int_equal(parse_bytes(buf, len - 20, &s, &err), 0);
 	assert_int_equal(s.nlines, 34);
 	assert_int_equal(s.bad_lines, 1);
-	irq_free(&s);
+	parse_interrupts_free(&s);
 	free(buf);
 
 	assert_int_equal(parse_str("CPU0 CPU1\n"
@@ -310,9 +312,10 @@ static void test_broken_inputs(void **state)
 			 0);
 	assert_int_equal(s.nlines, 1);
 	assert_int_equal(s.bad_lines, 6);
-	irq_free(&s);
-	assert_int_equal(irq_parse_file("/nonexistent/interrupts", &s, &err),
-			 -ENOENT);
+	parse_interrupts_free(&s);
+	assert_int_equal(
+		parse_interrupts_file("/nonexistent/interrupts", &s, &err),
+		-ENOENT);
 }
 
 int main(void)

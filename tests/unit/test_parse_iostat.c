@@ -29,7 +29,7 @@ static int parse_bytes(const void *buf, size_t len, struct iostat_data *d,
 		       struct err *err)
 {
 	char path[] = "/tmp/test_parse_iostat.XXXXXX";
-	int rc = iostat_parse_file(fixture_write_temp(buf, len, path), d, err);
+	int rc = parse_iostat_file(fixture_write_temp(buf, len, path), d, err);
 
 	unlink(path);
 	return rc;
@@ -59,7 +59,7 @@ static void test_text(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(iostat_parse_file(fixture_path("iostat-dxk-t-y-1.txt"),
+	assert_int_equal(parse_iostat_file(fixture_path("iostat-dxk-t-y-1.txt"),
 					   &d, &err),
 			 0);
 	assert_false(d.json);
@@ -67,9 +67,9 @@ static void test_text(void **state)
 	assert_int_equal(d.ndevices, 1);
 	assert_int_equal(d.bad_lines, 0);
 	assert_true(d.has_time);
-	vda = iostat_device(&d, "vda");
+	vda = parse_iostat_device(&d, "vda");
 	assert_non_null(vda);
-	assert_null(iostat_device(&d, "sda"));
+	assert_null(parse_iostat_device(&d, "sda"));
 	assert_int_equal(vda->nsamples, 3);
 	for (i = 0; i < 3; i++) {
 		const struct iostat_sample *s = &vda->samples[i];
@@ -87,8 +87,8 @@ static void test_text(void **state)
 		assert_true(near(s->aqu_sz, aqu[i]));
 		assert_true(near(s->util_pct, util[i]));
 	}
-	iostat_free(&d);
-	iostat_free(&d);
+	parse_iostat_free(&d);
+	parse_iostat_free(&d);
 }
 
 static void test_json(void **state)
@@ -98,14 +98,14 @@ static void test_json(void **state)
 	struct err err = {""};
 
 	(void)state;
-	assert_int_equal(iostat_parse_file(fixture_path("iostat-dxk-json.txt"),
+	assert_int_equal(parse_iostat_file(fixture_path("iostat-dxk-json.txt"),
 					   &d, &err),
 			 0);
 	assert_true(d.json);
 	assert_false(d.truncated);
 	assert_false(d.has_time); /* recorded without -t */
 	assert_int_equal(d.reports, 2);
-	vda = iostat_device(&d, "vda");
+	vda = parse_iostat_device(&d, "vda");
 	assert_non_null(vda);
 	assert_int_equal(vda->nsamples, 2);
 	assert_true(near(vda->samples[0].w_s, 2087));
@@ -117,11 +117,11 @@ static void test_json(void **state)
 	assert_true(near(vda->samples[0].aqu_sz, 0.56));
 	assert_true(near(vda->samples[0].util_pct, 8.80));
 	assert_true(near(vda->samples[1].util_pct, 9.20));
-	iostat_free(&d);
+	parse_iostat_free(&d);
 
 	/* Stopped by SIGINT, ISO stamps: complete, exact times. */
 	assert_int_equal(
-		iostat_parse_file(fixture_path("iostat-json-iso-sigint.txt"),
+		parse_iostat_file(fixture_path("iostat-json-iso-sigint.txt"),
 				  &d, &err),
 		0);
 	assert_false(d.truncated);
@@ -129,11 +129,11 @@ static void test_json(void **state)
 	assert_int_equal(d.devices[0].nsamples, 2);
 	assert_int_equal(d.devices[0].samples[0].time_s, 1795991449);
 	assert_int_equal(d.devices[0].samples[1].time_s, 1795991450);
-	iostat_free(&d);
+	parse_iostat_free(&d);
 
 	/* Killed by SIGTERM: the JSON is never closed; both reports kept. */
 	assert_int_equal(
-		iostat_parse_file(fixture_path("iostat-json-sigterm.txt"), &d,
+		parse_iostat_file(fixture_path("iostat-json-sigterm.txt"), &d,
 				  &err),
 		0);
 	assert_true(d.truncated);
@@ -143,7 +143,7 @@ static void test_json(void **state)
 	/* "11/29/26 22:30:51" in the local zone, UTC here. */
 	assert_int_equal(d.devices[0].samples[0].time_s, 1795991451);
 	assert_true(near(d.devices[0].samples[1].util_pct, 0));
-	iostat_free(&d);
+	parse_iostat_free(&d);
 }
 
 /* Column names of sysstat 10 (split await, avgqu-sz, svctm) and 9. */
@@ -169,7 +169,7 @@ static void test_old_sysstat_text(void **state)
 	assert_int_equal(parse_str(v10, &d, &err), 0);
 	assert_int_equal(d.ndevices, 2);
 	assert_true(d.has_time);
-	s = &iostat_device(&d, "sda")->samples[0];
+	s = &parse_iostat_device(&d, "sda")->samples[0];
 	/* 9:16:10 PM local (UTC in this test). */
 	assert_int_equal(s->time_s, 1795986970);
 	assert_true(near(s->r_s, 10) && near(s->w_s, 30));
@@ -177,7 +177,7 @@ static void test_old_sysstat_text(void **state)
 	assert_true(near(s->r_await_ms, 1) && near(s->w_await_ms, 3));
 	assert_true(near(s->await_ms, 2)); /* printed, not derived */
 	assert_true(near(s->aqu_sz, 0.5) && near(s->util_pct, 12.5));
-	iostat_free(&d);
+	parse_iostat_free(&d);
 
 	assert_int_equal(parse_str(v9, &d, &err), 0);
 	assert_false(d.has_time);
@@ -187,7 +187,7 @@ static void test_old_sysstat_text(void **state)
 	assert_true(isnan(s->r_await_ms) && isnan(s->w_await_ms));
 	assert_true(near(s->await_ms, 5));
 	assert_true(near(s->aqu_sz, 0.2) && near(s->util_pct, 7));
-	iostat_free(&d);
+	parse_iostat_free(&d);
 }
 
 /* iostat -xk without -d: avg-cpu blocks, locale stamps, decimal commas. */
@@ -218,7 +218,7 @@ static void test_avg_cpu_and_locale(void **state)
 	assert_int_equal(parse_str(text, &d, &err), 0);
 	assert_int_equal(d.reports, 2);
 	assert_int_equal(d.bad_lines, 0);
-	vda = iostat_device(&d, "vda");
+	vda = parse_iostat_device(&d, "vda");
 	assert_int_equal(vda->nsamples, 2);
 	assert_int_equal(vda->samples[0].time_s, 1795986970);
 	assert_int_equal(vda->samples[1].time_s, 1795986971);
@@ -226,7 +226,7 @@ static void test_avg_cpu_and_locale(void **state)
 	/* (2 * 100 + 1 * 300) / 400 */
 	assert_true(near(vda->samples[0].await_ms, 1.25));
 	assert_true(near(vda->samples[1].await_ms, 0));
-	iostat_free(&d);
+	parse_iostat_free(&d);
 }
 
 static void test_json_old_keys(void **state)
@@ -250,7 +250,7 @@ static void test_json_old_keys(void **state)
 	assert_int_equal(parse_str(json, &d, &err), 0);
 	assert_true(d.has_time);
 	assert_int_equal(d.bad_lines, 3);
-	sda = iostat_device(&d, "sda");
+	sda = parse_iostat_device(&d, "sda");
 	assert_int_equal(sda->nsamples, 2);
 	/* +0100: 21:16:10 UTC */
 	assert_int_equal(sda->samples[0].time_s, 1795986970);
@@ -262,7 +262,7 @@ static void test_json_old_keys(void **state)
 	assert_true(isnan(sda->samples[0].r_await_ms));
 	assert_true(near(sda->samples[1].rkb_s, 1024));
 	assert_true(isnan(sda->samples[1].w_s));
-	iostat_free(&d);
+	parse_iostat_free(&d);
 }
 
 /* Every prefix of every fixture: a result or an error, never a crash. */
@@ -299,7 +299,7 @@ static void test_every_cut(void **state)
 				assert_true(err.msg[0] != '\0');
 				assert_null(d.devices);
 			}
-			iostat_free(&d);
+			parse_iostat_free(&d);
 		}
 		free(buf);
 	}
@@ -323,7 +323,7 @@ static void test_truncated_text(void **state)
 	assert_int_equal(d.reports, 3);
 	assert_int_equal(d.devices[0].nsamples, 2);
 	assert_int_equal(d.bad_lines, 1);
-	iostat_free(&d);
+	parse_iostat_free(&d);
 	free(buf);
 }
 
@@ -380,7 +380,7 @@ static void test_broken_inputs(void **state)
 		parse_str("Device r/s w/s\nsda 1\nsdb x y\n\n", &d, &err),
 		-ENODATA);
 	assert_int_equal(
-		iostat_parse_file("/nonexistent/iostat.json", &d, &err),
+		parse_iostat_file("/nonexistent/iostat.json", &d, &err),
 		-ENOENT);
 }
 

@@ -27,7 +27,7 @@ static int parse_bytes(const void *buf, size_t len, struct lockstat_data *d,
 {
 	char path[] = "/tmp/test_parse_lockstat.XXXXXX";
 	int rc =
-		lockstat_parse_file(fixture_write_temp(buf, len, path), d, err);
+		parse_lockstat_file(fixture_write_temp(buf, len, path), d, err);
 
 	unlink(path);
 	return rc;
@@ -52,7 +52,7 @@ static void test_base(void **state)
 
 	(void)state;
 	assert_int_equal(
-		lockstat_parse_file(
+		parse_lockstat_file(
 			fixture_path("lock_stat/lock_stat-base.txt"), &d, &err),
 		0);
 	assert_string_equal(d.version, "0.4");
@@ -88,34 +88,34 @@ static void test_base(void **state)
 	assert_int_equal(c->points[2].count, 9000);
 	assert_true(c->points[2].contending);
 
-	c = lockstat_find(&d, "&q->queue_lock", LOCKSTAT_EXCL);
+	c = parse_lockstat_find(&d, "&q->queue_lock", LOCKSTAT_EXCL);
 	assert_non_null(c);
 	assert_true(c->is_storage_lock);
 	assert_true(c->v[LS_CONTENTIONS] == 10350);
 	assert_int_equal(c->npoints, 1);
 	assert_string_equal(c->points[0].func, "blk_mq_run_hw_queue");
-	c = lockstat_find(&d, "&hctx->lock", LOCKSTAT_EXCL);
+	c = parse_lockstat_find(&d, "&hctx->lock", LOCKSTAT_EXCL);
 	assert_true(c->is_storage_lock);
 	assert_true(c->v[LS_CONTENTIONS] == 733);
-	c = lockstat_find(&d, "&zone->lock", LOCKSTAT_EXCL);
+	c = parse_lockstat_find(&d, "&zone->lock", LOCKSTAT_EXCL);
 	assert_false(c->is_storage_lock);
 	assert_true(c->v[LS_CONTENTIONS] == 240);
 
-	c = lockstat_find(&d, "&mm->mmap_lock", LOCKSTAT_WRITE);
+	c = parse_lockstat_find(&d, "&mm->mmap_lock", LOCKSTAT_WRITE);
 	assert_non_null(c);
 	assert_false(c->is_storage_lock);
 	assert_true(c->v[LS_CONTENTIONS] == 84);
 	assert_true(near(c->v[LS_HOLDTIME_TOTAL], 17464026916.32));
 	assert_int_equal(c->npoints, 1);
 	assert_string_equal(c->points[0].func, "do_user_addr_fault");
-	c = lockstat_find(&d, "&mm->mmap_lock", LOCKSTAT_READ);
+	c = parse_lockstat_find(&d, "&mm->mmap_lock", LOCKSTAT_READ);
 	assert_non_null(c);
 	assert_true(c->v[LS_CONTENTIONS] == 0);
 	assert_true(c->v[LS_ACQUISITIONS] == 5);
 	assert_int_equal(c->npoints, 0);
-	assert_null(lockstat_find(&d, "&mm->mmap_lock", LOCKSTAT_EXCL));
+	assert_null(parse_lockstat_find(&d, "&mm->mmap_lock", LOCKSTAT_EXCL));
 
-	lockstat_sort(&d, LS_WAITTIME_TOTAL);
+	parse_lockstat_sort(&d, LS_WAITTIME_TOTAL);
 	assert_string_equal(d.classes[0].name, "shost->host_lock");
 	assert_int_equal(d.classes[1].kind, LOCKSTAT_WRITE);
 	assert_string_equal(d.classes[2].name, "&q->queue_lock");
@@ -124,8 +124,8 @@ static void test_base(void **state)
 	assert_int_equal(d.classes[5].kind, LOCKSTAT_READ);
 	/* The points move with their class. */
 	assert_int_equal(d.classes[0].npoints, 3);
-	lockstat_free(&d);
-	lockstat_free(&d);
+	parse_lockstat_free(&d);
+	parse_lockstat_free(&d);
 }
 
 static void test_patched(void **state)
@@ -136,20 +136,20 @@ static void test_patched(void **state)
 
 	(void)state;
 	assert_int_equal(
-		lockstat_parse_file(
+		parse_lockstat_file(
 			fixture_path("lock_stat/lock_stat-patched.txt"), &d,
 			&err),
 		0);
 	assert_int_equal(d.n, 6);
-	c = lockstat_find(&d, "shost->host_lock", LOCKSTAT_EXCL);
+	c = parse_lockstat_find(&d, "shost->host_lock", LOCKSTAT_EXCL);
 	assert_true(c->v[LS_CONTENTIONS] == 6443);
 	assert_true(c->v[LS_CON_BOUNCES] == 3192);
 	assert_true(near(c->v[LS_WAITTIME_TOTAL], 10083.99));
 	assert_int_equal(c->points[0].count, 4200);
 	assert_int_equal(c->points[2].count, 3150);
-	c = lockstat_find(&d, "&q->queue_lock", LOCKSTAT_EXCL);
+	c = parse_lockstat_find(&d, "&q->queue_lock", LOCKSTAT_EXCL);
 	assert_true(c->v[LS_CONTENTIONS] == 3882);
-	lockstat_free(&d);
+	parse_lockstat_free(&d);
 }
 
 static void test_warning(void **state)
@@ -219,24 +219,26 @@ static void test_variants(void **state)
 			    "xfs_file_write_iter.isra.0+0x10/0x200 [xfs]");
 	assert_string_equal(c->points[0].func, "xfs_file_write_iter");
 	assert_int_equal(
-		lockstat_find(&d, "&mm->mmap_sem", LOCKSTAT_WRITE)->npoints, 0);
-	c = lockstat_find(&d, "&mm->mmap_sem", LOCKSTAT_READ);
+		parse_lockstat_find(&d, "&mm->mmap_sem", LOCKSTAT_WRITE)
+			->npoints,
+		0);
+	c = parse_lockstat_find(&d, "&mm->mmap_sem", LOCKSTAT_READ);
 	assert_int_equal(c->npoints, 2);
 	assert_false(c->points[0].contending);
 	assert_true(c->points[1].contending);
 	assert_string_equal(c->points[1].func, "0xffffffff81113d77");
-	c = lockstat_find(&d, "&host->host_lock", LOCKSTAT_EXCL);
+	c = parse_lockstat_find(&d, "&host->host_lock", LOCKSTAT_EXCL);
 	assert_true(c->is_storage_lock);
-	lockstat_free(&d);
+	parse_lockstat_free(&d);
 
-	assert_true(lockstat_is_storage_lock("shost->host_lock"));
-	assert_true(lockstat_is_storage_lock("&q->queue_lock"));
-	assert_true(lockstat_is_storage_lock("&hctx->lock"));
-	assert_false(lockstat_is_storage_lock("&zone->lock"));
-	assert_false(lockstat_is_storage_lock("&q->requeue_lock"));
-	assert_string_equal(lockstat_col_name(LS_WAITTIME_TOTAL),
+	assert_true(parse_lockstat_is_storage_lock("shost->host_lock"));
+	assert_true(parse_lockstat_is_storage_lock("&q->queue_lock"));
+	assert_true(parse_lockstat_is_storage_lock("&hctx->lock"));
+	assert_false(parse_lockstat_is_storage_lock("&zone->lock"));
+	assert_false(parse_lockstat_is_storage_lock("&q->requeue_lock"));
+	assert_string_equal(parse_lockstat_col_name(LS_WAITTIME_TOTAL),
 			    "waittime-total");
-	assert_null(lockstat_col_name(LS_NR));
+	assert_null(parse_lockstat_col_name(LS_NR));
 }
 
 static void test_every_cut(void **state)
@@ -257,7 +259,7 @@ static void test_every_cut(void **state)
 			assert_true(rc == -EINVAL || rc == -ENODATA);
 			assert_null(d.classes);
 		}
-		lockstat_free(&d);
+		parse_lockstat_free(&d);
 	}
 	free(buf);
 }
@@ -278,7 +280,7 @@ static void test_truncated_and_broken(void **state)
 			 0);
 	assert_int_equal(d.n, 3);
 	assert_int_equal(d.bad_lines, 1);
-	lockstat_free(&d);
+	parse_lockstat_free(&d);
 	free(buf);
 
 	assert_int_equal(parse_str("", &d, &err), -ENODATA);
@@ -297,7 +299,7 @@ static void test_truncated_and_broken(void **state)
 				   &d, &err),
 			 0);
 	assert_int_equal(d.n, 0);
-	lockstat_free(&d);
+	parse_lockstat_free(&d);
 	/* A header without contentions is not lock_stat's. */
 	assert_int_equal(parse_str(" class name foo bar\n x: 1 2\n", &d, &err),
 			 -EINVAL);
@@ -325,9 +327,9 @@ static void test_truncated_and_broken(void **state)
 	assert_string_equal(d.classes[0].name, "a");
 	assert_int_equal(d.classes[0].npoints, 1);
 	assert_int_equal(d.bad_lines, 10);
-	lockstat_free(&d);
+	parse_lockstat_free(&d);
 	assert_int_equal(
-		lockstat_parse_file("/nonexistent/lock_stat", &d, &err),
+		parse_lockstat_file("/nonexistent/lock_stat", &d, &err),
 		-ENOENT);
 }
 

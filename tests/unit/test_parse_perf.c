@@ -28,7 +28,7 @@ static int parse_bytes(const void *buf, size_t len, struct perf_report *r,
 		       struct err *err)
 {
 	char path[] = "/tmp/test_parse_perf.XXXXXX";
-	int rc = perf_parse_file(fixture_write_temp(buf, len, path), r, err);
+	int rc = parse_perf_file(fixture_write_temp(buf, len, path), r, err);
 
 	unlink(path);
 	return rc;
@@ -54,7 +54,7 @@ static void test_dso_sym(void **state)
 
 	(void)state;
 	assert_int_equal(
-		perf_parse_file(fixture_path("perf-report-dso-sym.txt"), &r,
+		parse_perf_file(fixture_path("perf-report-dso-sym.txt"), &r,
 				&err),
 		0);
 	assert_int_equal(r.nevents, 1);
@@ -78,12 +78,13 @@ static void test_dso_sym(void **state)
 	assert_int_equal(e->marker, '.');
 	assert_string_equal(e->symbol, "0x00000000001b79c7");
 
-	e = perf_find(&r, "libc.so.6", "__memmove_avx512_unaligned_erms");
+	e = parse_perf_find(&r, "libc.so.6", "__memmove_avx512_unaligned_erms");
 	assert_non_null(e);
 	assert_true(near(e->overhead_pct, 0.70));
-	e = perf_find(&r, "ld-linux-x86-64.so.2", "do_lookup_x");
+	e = parse_perf_find(&r, "ld-linux-x86-64.so.2", "do_lookup_x");
 	assert_true(near(e->overhead_pct, 1.10));
-	assert_null(perf_find(&r, "[kernel.kallsyms]", "no_such_function"));
+	assert_null(
+		parse_perf_find(&r, "[kernel.kallsyms]", "no_such_function"));
 	e = &r.entries[22];
 	assert_string_equal(e->symbol, "next_uptodate_folio");
 	assert_true(near(e->overhead_pct, 0.50));
@@ -96,11 +97,11 @@ static void test_dso_sym(void **state)
 	assert_true(fabs(sum - 18.55) < 1e-9);
 
 	/* " (deleted)" goes: the postgres entries keep their own rows. */
-	assert_int_equal(perf_merge_normalized(&r, &err), 0);
+	assert_int_equal(parse_perf_merge_normalized(&r, &err), 0);
 	assert_int_equal(r.n, 23);
 	assert_string_equal(r.entries[1].dso, "postgres");
-	perf_free(&r);
-	perf_free(&r);
+	parse_perf_free(&r);
+	parse_perf_free(&r);
 }
 
 static void test_callgraph_children(void **state)
@@ -111,7 +112,7 @@ static void test_callgraph_children(void **state)
 
 	(void)state;
 	assert_int_equal(
-		perf_parse_file(fixture_path("perf-report-g-children.txt"), &r,
+		parse_perf_file(fixture_path("perf-report-g-children.txt"), &r,
 				&err),
 		0);
 	assert_string_equal(r.events[0], "cpu-clock:ppp");
@@ -122,27 +123,27 @@ static void test_callgraph_children(void **state)
 	assert_true(near(e->children_pct, 33.13));
 	assert_true(near(e->overhead_pct, 0.0));
 	assert_string_equal(e->symbol, "entry_SYSCALL_64_after_hwframe");
-	e = perf_find(&r, "[kernel.kallsyms]", "do_syscall_64");
+	e = parse_perf_find(&r, "[kernel.kallsyms]", "do_syscall_64");
 	assert_true(near(e->children_pct, 33.13));
 	assert_true(near(e->overhead_pct, 7.83));
-	e = perf_find(&r, "oltpmark", "rng_range");
+	e = parse_perf_find(&r, "oltpmark", "rng_range");
 	assert_true(near(e->overhead_pct, 13.86));
 	assert_true(near(e->children_pct, 14.46));
-	e = perf_find(&r, "[unknown]", "0x0000000000000001");
+	e = parse_perf_find(&r, "[unknown]", "0x0000000000000001");
 	assert_non_null(e);
 	assert_int_equal(e->marker, 'k');
-	assert_non_null(perf_find(&r, "[kernel.kallsyms]",
-				  "do_execveat_common.isra.0"));
+	assert_non_null(parse_perf_find(&r, "[kernel.kallsyms]",
+					"do_execveat_common.isra.0"));
 
-	assert_int_equal(perf_merge_normalized(&r, &err), 0);
+	assert_int_equal(parse_perf_merge_normalized(&r, &err), 0);
 	assert_int_equal(r.n, 29);
 	assert_non_null(
-		perf_find(&r, "[kernel.kallsyms]", "do_execveat_common"));
-	perf_sort(&r);
+		parse_perf_find(&r, "[kernel.kallsyms]", "do_execveat_common"));
+	parse_perf_sort(&r);
 	assert_string_equal(r.entries[0].symbol, "__vdso_clock_gettime");
 	assert_string_equal(r.entries[1].symbol, "rng_range");
 	assert_string_equal(r.entries[2].symbol, "do_syscall_64");
-	perf_free(&r);
+	parse_perf_free(&r);
 }
 
 static void test_callgraph_no_children(void **state)
@@ -158,7 +159,7 @@ static void test_callgraph_no_children(void **state)
 
 	(void)state;
 	assert_int_equal(
-		perf_parse_file(fixture_path("perf-report-g-no-children.txt"),
+		parse_perf_file(fixture_path("perf-report-g-no-children.txt"),
 				&r, &err),
 		0);
 	assert_int_equal(r.n, 6);
@@ -170,7 +171,7 @@ static void test_callgraph_no_children(void **state)
 	}
 	assert_string_equal(r.entries[0].dso, "[vdso]");
 	assert_int_equal(r.entries[0].marker, '.');
-	perf_free(&r);
+	parse_perf_free(&r);
 }
 
 static void test_variants(void **state)
@@ -205,11 +206,11 @@ static void test_variants(void **state)
 	assert_int_equal(r.n, 4);
 	assert_string_equal(r.entries[1].dso, "postgres (deleted)");
 	assert_string_equal(r.entries[1].symbol, "0x00000000001b79c7");
-	assert_int_equal(perf_merge_normalized(&r, &err), 0);
+	assert_int_equal(parse_perf_merge_normalized(&r, &err), 0);
 	assert_int_equal(r.n, 3);
 	assert_string_equal(r.entries[2].symbol, "foo");
 	assert_true(near(r.entries[2].overhead_pct, 1.50));
-	perf_free(&r);
+	parse_perf_free(&r);
 
 	assert_int_equal(parse_str(comm, &r, &err), 0);
 	assert_int_equal(r.nevents, 2);
@@ -224,9 +225,9 @@ static void test_variants(void **state)
 	assert_int_equal(r.entries[2].event, 1);
 	assert_true(near(r.entries[2].overhead_pct, 100));
 	/* Same symbol, different events: not merged. */
-	assert_int_equal(perf_merge_normalized(&r, &err), 0);
+	assert_int_equal(parse_perf_merge_normalized(&r, &err), 0);
 	assert_int_equal(r.n, 3);
-	perf_free(&r);
+	parse_perf_free(&r);
 }
 
 static void test_every_cut(void **state)
@@ -253,7 +254,7 @@ static void test_every_cut(void **state)
 				assert_true(rc == -EINVAL || rc == -ENODATA);
 				assert_null(r.entries);
 			}
-			perf_free(&r);
+			parse_perf_free(&r);
 		}
 		free(buf);
 	}
@@ -286,7 +287,7 @@ static void test_broken_inputs(void **state)
 	assert_int_equal(parse_str(buf, &r, &err), 0);
 	assert_int_equal(r.n, 22);
 	assert_int_equal(r.bad_lines, 1);
-	perf_free(&r);
+	parse_perf_free(&r);
 	free(buf);
 
 	/* Header, no samples. */
@@ -307,8 +308,8 @@ static void test_broken_inputs(void **state)
 			 0);
 	assert_int_equal(r.n, 1);
 	assert_int_equal(r.bad_lines, 5);
-	perf_free(&r);
-	assert_int_equal(perf_parse_file("/nonexistent/perf.txt", &r, &err),
+	parse_perf_free(&r);
+	assert_int_equal(parse_perf_file("/nonexistent/perf.txt", &r, &err),
 			 -ENOENT);
 }
 

@@ -42,7 +42,7 @@ static int parse_bytes(const void *buf, size_t len, struct perflock_data *d,
 	int rc;
 
 	assert_non_null(f);
-	rc = perflock_parse(f, d, err);
+	rc = parse_perflock(f, d, err);
 	fclose(f);
 	return rc;
 }
@@ -96,7 +96,7 @@ static void test_real(void **state)
 
 	(void)state;
 	assert_int_equal(
-		perflock_parse_file(fixture_path("perf-lock-contention.txt"),
+		parse_perflock_file(fixture_path("perf-lock-contention.txt"),
 				    &d, &err),
 		0);
 	assert_int_equal(d.n, REAL_ROWS);
@@ -119,29 +119,29 @@ static void test_real(void **state)
 	assert_true(isnan(r->min_us));
 	assert_false(r->storage);
 
-	r = perflock_find(&d, "vfs_write");
+	r = parse_perflock_find(&d, "vfs_write");
 	assert_non_null(r);
 	assert_string_equal(r->type, "rwsem:W");
 	assert_int_equal(r->contended, 2);
 	assert_true(near(r->total_us, 1060));
 	assert_true(near(r->max_us, 817.23));
-	r = perflock_find(&d, "ext4_do_writepages");
+	r = parse_perflock_find(&d, "ext4_do_writepages");
 	assert_string_equal(r->type, "rwlock:R");
-	r = perflock_find(&d, "poll_schedule_timeout");
+	r = parse_perflock_find(&d, "poll_schedule_timeout");
 	assert_string_equal(r->caller,
 			    "poll_schedule_timeout.constprop.0+0x37");
-	r = perflock_find(&d, "__page_cache_release");
+	r = parse_perflock_find(&d, "__page_cache_release");
 	assert_string_equal(r->caller, "__page_cache_release.part.0+0x58");
-	r = perflock_find(&d, "Unknown");
+	r = parse_perflock_find(&d, "Unknown");
 	assert_non_null(r);
 	assert_string_equal(r->caller, "Unknown");
 	assert_int_equal(r->contended, 16);
-	r = perflock_find(&d, "blk_mq_submit_bio");
+	r = parse_perflock_find(&d, "blk_mq_submit_bio");
 	assert_true(r->storage);
 	assert_int_equal(r->contended, 12);
-	assert_true(
-		perflock_find(&d, "__blk_mq_sched_dispatch_requests")->storage);
-	assert_null(perflock_find(&d, "scsi_queue_rq"));
+	assert_true(parse_perflock_find(&d, "__blk_mq_sched_dispatch_requests")
+			    ->storage);
+	assert_null(parse_perflock_find(&d, "scsi_queue_rq"));
 
 	/* perf 6.1 prints one row per call stack. */
 	assert_int_equal(contended_of(&d, "exit_to_user_mode_loop", &rows),
@@ -154,8 +154,8 @@ static void test_real(void **state)
 	assert_string_equal(r->caller, "ksys_write+0xba");
 	assert_string_equal(r->type, "mutex");
 	assert_true(near(r->total_us, 2.89));
-	perflock_free(&d);
-	perflock_free(&d);
+	parse_perflock_free(&d);
+	parse_perflock_free(&d);
 }
 
 static void test_after(void **state)
@@ -167,7 +167,7 @@ static void test_after(void **state)
 	size_t rows;
 
 	(void)state;
-	assert_int_equal(perflock_parse_file(
+	assert_int_equal(parse_perflock_file(
 				 fixture_path("perf-lock-contention-after.txt"),
 				 &d, &err),
 			 0);
@@ -178,18 +178,19 @@ static void test_after(void **state)
 	assert_int_equal(rows, REAL_STORAGE + 1);
 	assert_int_equal(d.rows[0].contended, 205);
 	assert_true(near(d.rows[0].avg_us, 18));
-	assert_null(perflock_find(&d, "do_epoll_wait"));
-	r = perflock_find(&d, "scsi_queue_rq");
+	assert_null(parse_perflock_find(&d, "do_epoll_wait"));
+	r = parse_perflock_find(&d, "scsi_queue_rq");
 	assert_non_null(r);
 	assert_true(r->storage);
 	assert_int_equal(r->contended, 25);
 	assert_true(near(r->total_us, 310.52));
-	assert_string_equal(perflock_find(&d, "call_timer_fn")->caller,
+	assert_string_equal(parse_perflock_find(&d, "call_timer_fn")->caller,
 			    "call_timer_fn+0x2d");
-	assert_string_equal(perflock_find(&d, "poll_schedule_timeout")->caller,
-			    "poll_schedule_timeout.constprop.1+0x37");
+	assert_string_equal(
+		parse_perflock_find(&d, "poll_schedule_timeout")->caller,
+		"poll_schedule_timeout.constprop.1+0x37");
 	assert_int_equal(contended_of(&d, "blk_mq_submit_bio", &rows), 34);
-	perflock_free(&d);
+	parse_perflock_free(&d);
 }
 
 static void test_cut(void **state)
@@ -202,7 +203,7 @@ static void test_cut(void **state)
 	(void)state;
 	/* Cut inside the caller of blk_mq_submit_bio+0x506, row 88. */
 	assert_int_equal(
-		perflock_parse_file(
+		parse_perflock_file(
 			fixture_path("perf-lock-contention-cut.txt"), &d, &err),
 		0);
 	assert_int_equal(d.n, 87);
@@ -211,7 +212,7 @@ static void test_cut(void **state)
 	assert_int_equal(sum, 3426 - 12);
 	assert_int_equal(storage, 0);
 	assert_string_equal(d.rows[86].caller, "exit_to_user_mode_loop+0x51");
-	perflock_free(&d);
+	parse_perflock_free(&d);
 }
 
 static void test_units_and_variants(void **state)
@@ -250,27 +251,27 @@ static void test_units_and_variants(void **state)
 	assert_int_equal(d.preamble_lines, 2);
 	assert_int_equal(d.stack_lines, 2);
 	assert_true(d.debug_footer);
-	r = perflock_find(&d, "a");
+	r = parse_perflock_find(&d, "a");
 	assert_true(near(r->total_us, 1.5 * 3600e6));
 	assert_true(near(r->max_us, 3600e6));
 	assert_true(near(r->avg_us, 30 * 60e6));
-	r = perflock_find(&d, "b");
+	r = parse_perflock_find(&d, "b");
 	assert_string_equal(r->caller, "b.isra.0+0x10");
 	assert_true(near(r->total_us, 2.5e6));
 	assert_true(near(r->avg_us, 1.25e6));
-	r = perflock_find(&d, "c");
+	r = parse_perflock_find(&d, "c");
 	assert_string_equal(r->caller, "c");
 	assert_string_equal(r->type, "rwsem:R");
 	assert_true(near(r->total_us, 3200));
 	assert_true(near(r->avg_us, 800));
-	r = perflock_find(&d, "d");
+	r = parse_perflock_find(&d, "d");
 	assert_string_equal(r->type, "pcpu-sem:W");
 	assert_true(near(r->total_us, 0.9));
 	assert_true(near(r->avg_us, 0.18));
-	r = perflock_find(&d, "scsi_end_request");
+	r = parse_perflock_find(&d, "scsi_end_request");
 	assert_true(r->storage);
 	assert_string_equal(r->type, "rt-mutex");
-	perflock_free(&d);
+	parse_perflock_free(&d);
 
 	/* -F contended,wait_min,wait_total: other columns, other order;
 	 * no type column. */
@@ -287,7 +288,7 @@ static void test_units_and_variants(void **state)
 	assert_true(near(d.rows[0].min_us, 1));
 	assert_true(near(d.rows[0].total_us, 10));
 	assert_true(isnan(d.rows[0].max_us));
-	perflock_free(&d);
+	parse_perflock_free(&d);
 
 	/* Header only: nothing was contended. */
 	assert_int_equal(
@@ -296,7 +297,7 @@ static void test_units_and_variants(void **state)
 			&d, &err),
 		0);
 	assert_int_equal(d.n, 0);
-	perflock_free(&d);
+	parse_perflock_free(&d);
 }
 
 static void test_storage_list(void **state)
@@ -331,14 +332,14 @@ static void test_storage_list(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
-		assert_true(perflock_is_storage_caller(yes[i]));
+		assert_true(parse_perflock_is_storage_caller(yes[i]));
 	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++)
-		assert_false(perflock_is_storage_caller(no[i]));
-	for (i = 0; perflock_storage_prefix(i); i++)
-		assert_true(
-			perflock_is_storage_caller(perflock_storage_prefix(i)));
+		assert_false(parse_perflock_is_storage_caller(no[i]));
+	for (i = 0; parse_perflock_storage_prefix(i); i++)
+		assert_true(parse_perflock_is_storage_caller(
+			parse_perflock_storage_prefix(i)));
 	assert_int_equal(i, 13);
-	assert_string_equal(perflock_storage_prefix(0), "scsi_");
+	assert_string_equal(parse_perflock_storage_prefix(0), "scsi_");
 }
 
 static void test_every_cut(void **state)
@@ -368,7 +369,7 @@ static void test_every_cut(void **state)
 				assert_true(rc == -EINVAL || rc == -ENODATA);
 				assert_null(d.rows);
 			}
-			perflock_free(&d);
+			parse_perflock_free(&d);
 			step = k == 0 || cut < 2000 ? 1 : 97;
 		}
 		free(buf);
@@ -437,7 +438,7 @@ static void test_broken(void **state)
 	assert_string_equal(d.rows[0].func, "good");
 	assert_string_equal(d.rows[1].func, "also_good");
 	assert_int_equal(d.bad_lines, 13);
-	perflock_free(&d);
+	parse_perflock_free(&d);
 
 	/* A NUL byte makes the line bad. */
 	{
@@ -450,10 +451,10 @@ static void test_broken(void **state)
 		assert_int_equal(d.n, 1);
 		assert_int_equal(d.bad_lines, 1);
 		assert_string_equal(d.rows[0].caller, "c");
-		perflock_free(&d);
+		parse_perflock_free(&d);
 	}
 	assert_int_equal(
-		perflock_parse_file("/nonexistent/perf-lock.txt", &d, &err),
+		parse_perflock_file("/nonexistent/perf-lock.txt", &d, &err),
 		-ENOENT);
 	assert_non_null(strstr(err.msg, "/nonexistent/perf-lock.txt"));
 }

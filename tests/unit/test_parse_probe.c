@@ -30,7 +30,7 @@ static int parse_bytes(const void *buf, size_t len, struct hprobe *p,
 		       struct err *err)
 {
 	char path[] = "/tmp/test_parse_probe.XXXXXX";
-	int rc = hprobe_parse_file(fixture_write_temp(buf, len, path), p, err);
+	int rc = parse_probe_file(fixture_write_temp(buf, len, path), p, err);
 
 	unlink(path);
 	return rc;
@@ -57,8 +57,8 @@ static void test_valid_with_fsync(void **state)
 	struct err err = {""};
 
 	(void)state;
-	assert_int_equal(hprobe_parse_file(fixture_path("hostprobe-valid.json"),
-					   &p, &err),
+	assert_int_equal(parse_probe_file(fixture_path("hostprobe-valid.json"),
+					  &p, &err),
 			 0);
 	assert_string_equal(err.msg, "");
 	assert_true(p.cpu_ns == 1.234);
@@ -76,8 +76,8 @@ static void test_valid_without_fsync(void **state)
 
 	(void)state;
 	assert_int_equal(
-		hprobe_parse_file(fixture_path("hostprobe-no-fsync.json"), &p,
-				  &err),
+		parse_probe_file(fixture_path("hostprobe-no-fsync.json"), &p,
+				 &err),
 		0);
 	assert_true(p.cpu_ns == 1.0);
 	assert_true(p.mem_ns == 5.75);
@@ -116,8 +116,7 @@ static void test_bad_fixtures(void **state)
 		struct err err = {""};
 		const char *path = fixture_path(cases[i].name);
 
-		assert_int_equal(hprobe_parse_file(path, &p, &err),
-				 cases[i].rc);
+		assert_int_equal(parse_probe_file(path, &p, &err), cases[i].rc);
 		if (!strstr(err.msg, cases[i].msg) ||
 		    strncmp(err.msg, path, strlen(path)) != 0)
 			fail_msg("%s: message '%s'", cases[i].name, err.msg);
@@ -257,9 +256,9 @@ static void test_garbage_and_missing(void **state)
 				 -EINVAL);
 		assert_all_nan(&p);
 	}
-	assert_int_equal(hprobe_parse_file("/nonexistent/hostprobe.start.json",
-					   &p, &err),
-			 -ENOENT);
+	assert_int_equal(
+		parse_probe_file("/nonexistent/hostprobe.start.json", &p, &err),
+		-ENOENT);
 	assert_non_null(strstr(err.msg, "/nonexistent/hostprobe.start.json"));
 	assert_all_nan(&p);
 }

@@ -28,7 +28,8 @@ static int parse_bytes(const void *buf, size_t len, struct rprof_profile *p,
 		       struct err *err)
 {
 	char path[] = "/tmp/test_parse_readprofile.XXXXXX";
-	int rc = rprof_parse_file(fixture_write_temp(buf, len, path), p, err);
+	int rc = parse_readprofile_file(fixture_write_temp(buf, len, path), p,
+					err);
 
 	unlink(path);
 	return rc;
@@ -54,7 +55,7 @@ static void test_base(void **state)
 
 	(void)state;
 	assert_int_equal(
-		rprof_parse_file(
+		parse_readprofile_file(
 			fixture_path("readprofile/readprofile-base.txt"), &p,
 			&err),
 		0);
@@ -68,18 +69,18 @@ static void test_base(void **state)
 	assert_int_equal(p.total_ticks, 615093);
 	assert_int_equal(p.sum_ticks, 615093);
 	assert_true(fabs(p.total_load - 42.9055) < 1e-9);
-	assert_true(fabs(rprof_find(&p, "scsi_request_fn")->load - 5.6867) <
-		    1e-9);
-	assert_null(rprof_find(&p, "total"));
-	assert_null(rprof_find(&p, "*unknown*"));
+	assert_true(fabs(parse_readprofile_find(&p, "scsi_request_fn")->load -
+			 5.6867) < 1e-9);
+	assert_null(parse_readprofile_find(&p, "total"));
+	assert_null(parse_readprofile_find(&p, "*unknown*"));
 
-	rprof_sort_by_ticks(&p);
+	parse_readprofile_sort_by_ticks(&p);
 	for (i = 0; i < 8; i++) {
 		assert_string_equal(p.entries[i].name, top[i]);
 		assert_int_equal(p.entries[i].ticks, ticks[i]);
 	}
-	rprof_free(&p);
-	rprof_free(&p);
+	parse_readprofile_free(&p);
+	parse_readprofile_free(&p);
 }
 
 static void test_patched_and_variants(void **state)
@@ -90,34 +91,36 @@ static void test_patched_and_variants(void **state)
 
 	(void)state;
 	assert_int_equal(
-		rprof_parse_file(
+		parse_readprofile_file(
 			fixture_path("readprofile/readprofile-patched.txt"), &p,
 			&err),
 		0);
 	assert_int_equal(p.total_ticks, 622044);
-	assert_int_equal(rprof_find(&p, "scsi_request_fn")->ticks, 5076);
-	assert_int_equal(rprof_find(&p, "default_idle")->ticks, 606815);
-	rprof_free(&p);
+	assert_int_equal(parse_readprofile_find(&p, "scsi_request_fn")->ticks,
+			 5076);
+	assert_int_equal(parse_readprofile_find(&p, "default_idle")->ticks,
+			 606815);
+	parse_readprofile_free(&p);
 
 	/* -a adds the functions without ticks. */
 	assert_int_equal(
-		rprof_parse_file(
+		parse_readprofile_file(
 			fixture_path("readprofile/readprofile-patched-a.txt"),
 			&p, &err),
 		0);
 	assert_int_equal(p.n, 9);
-	assert_int_equal(rprof_find(&p, "_stext")->ticks, 0);
+	assert_int_equal(parse_readprofile_find(&p, "_stext")->ticks, 0);
 	assert_int_equal(p.total_ticks, 622044);
-	rprof_free(&p);
+	parse_readprofile_free(&p);
 
 	/* -v: address, function, ticks, load; same numbers as without. */
 	assert_int_equal(
-		rprof_parse_file(
+		parse_readprofile_file(
 			fixture_path("readprofile/readprofile-base-v.txt"), &v,
 			&err),
 		0);
 	assert_int_equal(
-		rprof_parse_file(
+		parse_readprofile_file(
 			fixture_path("readprofile/readprofile-base.txt"), &p,
 			&err),
 		0);
@@ -131,8 +134,8 @@ static void test_patched_and_variants(void **state)
 	assert_true(v.entries[0].addr == 0xffffffff81000100ULL);
 	assert_int_equal(v.total_ticks, 615093);
 	assert_int_equal(v.unknown_ticks, 1234);
-	rprof_free(&v);
-	rprof_free(&p);
+	parse_readprofile_free(&v);
+	parse_readprofile_free(&p);
 }
 
 /* "total" in another language: recognised by the sum. */
@@ -149,7 +152,7 @@ static void test_translated_total(void **state)
 	assert_int_equal(parse_bytes(buf, len, &p, &err), 0);
 	assert_int_equal(p.total_ticks, 615093);
 	assert_int_equal(p.n, 8);
-	rprof_free(&p);
+	parse_readprofile_free(&p);
 
 	/* A total that is not the sum is an error, whatever it is called. */
 	memcpy(t, "total", 5);
@@ -180,18 +183,18 @@ static void test_merge_normalized(void **state)
 	(void)state;
 	assert_int_equal(parse_str(text, &p, &err), 0);
 	assert_false(p.has_unknown);
-	assert_int_equal(rprof_merge_normalized(&p, &err), 0);
+	assert_int_equal(parse_readprofile_merge_normalized(&p, &err), 0);
 	assert_int_equal(p.n, 3);
 	assert_string_equal(p.entries[0].name, "foo");
 	assert_string_equal(p.entries[1].name, "bar");
 	assert_string_equal(p.entries[2].name, "baz");
-	e = rprof_find(&p, "foo");
+	e = parse_readprofile_find(&p, "foo");
 	assert_int_equal(e->ticks, 150);
 	/* sizes 100 and 100 bytes: 150 ticks over 200 bytes */
 	assert_true(fabs(e->load - 0.75) < 1e-9);
-	assert_int_equal(rprof_find(&p, "baz")->ticks, 20);
+	assert_int_equal(parse_readprofile_find(&p, "baz")->ticks, 20);
 	assert_int_equal(p.total_ticks, 200);
-	rprof_free(&p);
+	parse_readprofile_free(&p);
 }
 
 static void test_symbols(void **state)
@@ -223,17 +226,19 @@ static void test_symbols(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		assert_int_equal(sym_normalize(cases[i][0], out, sizeof(out)),
-				 (int)strlen(cases[i][1]));
+		assert_int_equal(
+			symbols_normalize(cases[i][0], out, sizeof(out)),
+			(int)strlen(cases[i][1]));
 		assert_string_equal(out, cases[i][1]);
-		d = sym_normalize_dup(cases[i][0]);
+		d = symbols_normalize_dup(cases[i][0]);
 		assert_string_equal(d, cases[i][1]);
 		free(d);
 	}
-	assert_int_equal(sym_normalize("foo.isra.0", out, 3), -ENAMETOOLONG);
+	assert_int_equal(symbols_normalize("foo.isra.0", out, 3),
+			 -ENAMETOOLONG);
 	assert_string_equal(out, "fo");
-	assert_int_equal(sym_normalize("foo", out, 0), -ENAMETOOLONG);
-	assert_int_equal(sym_base_len("bar.part.0xyz", 10), 3);
+	assert_int_equal(symbols_normalize("foo", out, 0), -ENAMETOOLONG);
+	assert_int_equal(symbols_base_len("bar.part.0xyz", 10), 3);
 }
 
 /* Every prefix of every fixture is an error, except the whole file. */
@@ -262,7 +267,7 @@ static void test_every_cut(void **state)
 				assert_true(err.msg[0] != '\0');
 				assert_null(p.entries);
 			}
-			rprof_free(&p);
+			parse_readprofile_free(&p);
 		}
 		free(buf);
 	}
@@ -311,9 +316,9 @@ static void test_broken_inputs(void **state)
 			 -EINVAL);
 	assert_int_equal(parse_str(" 1234 *unknown*\n", &p, &err), -EINVAL);
 	assert_int_equal(parse_str("1 a 1 1 1 1\n", &p, &err), -EINVAL);
-	assert_int_equal(
-		rprof_parse_file("/nonexistent/readprofile.txt", &p, &err),
-		-ENOENT);
+	assert_int_equal(parse_readprofile_file("/nonexistent/readprofile.txt",
+						&p, &err),
+			 -ENOENT);
 }
 
 int main(void)

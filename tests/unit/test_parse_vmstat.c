@@ -27,7 +27,7 @@ static int parse_bytes(const void *buf, size_t len, struct vmstat_series *s,
 		       struct err *err)
 {
 	char path[] = "/tmp/test_parse_vmstat.XXXXXX";
-	int rc = vmstat_parse_file(fixture_write_temp(buf, len, path), s, err);
+	int rc = parse_vmstat_file(fixture_write_temp(buf, len, path), s, err);
 
 	unlink(path);
 	return rc;
@@ -40,10 +40,10 @@ static int parse_str(const char *text, struct vmstat_series *s, struct err *err)
 
 static double col(const struct vmstat_series *s, size_t i, const char *name)
 {
-	int c = vmstat_column(s, name);
+	int c = parse_vmstat_column(s, name);
 
 	assert_true(c >= 0);
-	return vmstat_value(s, i, c);
+	return parse_vmstat_value(s, i, c);
 }
 
 static void test_plain(void **state)
@@ -60,7 +60,7 @@ static void test_plain(void **state)
 
 	(void)state;
 	assert_int_equal(
-		vmstat_parse_file(fixture_path("vmstat-n-1.txt"), &s, &err), 0);
+		parse_vmstat_file(fixture_path("vmstat-n-1.txt"), &s, &err), 0);
 	assert_int_equal(s.ncols, 17);
 	for (i = 0; i < 17; i++)
 		assert_string_equal(s.cols[i], names[i]);
@@ -73,18 +73,18 @@ static void test_plain(void **state)
 	assert_true(col(&s, 0, "bo") == 38984);
 	assert_true(col(&s, 4, "in") == 683);
 	assert_true(col(&s, 2, "free") == 22572080);
-	assert_int_equal(vmstat_column(&s, "cs"), 11);
-	assert_int_equal(vmstat_column(&s, "gu"), -1);
-	assert_int_equal(vmstat_column(&s, "UTC"), -1);
+	assert_int_equal(parse_vmstat_column(&s, "cs"), 11);
+	assert_int_equal(parse_vmstat_column(&s, "gu"), -1);
+	assert_int_equal(parse_vmstat_column(&s, "UTC"), -1);
 	assert_false(s.has_time);
 	assert_null(s.time_s);
 	assert_int_equal(s.headers, 1);
 	assert_int_equal(s.bad_lines, 0);
-	assert_true(isnan(vmstat_value(&s, 5, 0)));
-	assert_true(isnan(vmstat_value(&s, 0, 17)));
-	assert_true(isnan(vmstat_value(&s, 0, -1)));
-	vmstat_free(&s);
-	vmstat_free(&s);
+	assert_true(isnan(parse_vmstat_value(&s, 5, 0)));
+	assert_true(isnan(parse_vmstat_value(&s, 0, 17)));
+	assert_true(isnan(parse_vmstat_value(&s, 0, -1)));
+	parse_vmstat_free(&s);
+	parse_vmstat_free(&s);
 }
 
 static void test_timestamps(void **state)
@@ -96,7 +96,7 @@ static void test_timestamps(void **state)
 
 	(void)state;
 	assert_int_equal(
-		vmstat_parse_file(fixture_path("vmstat-t-n-1.txt"), &s, &err),
+		parse_vmstat_file(fixture_path("vmstat-t-n-1.txt"), &s, &err),
 		0);
 	assert_int_equal(s.ncols, 17);
 	assert_string_equal(s.cols[16], "st");
@@ -110,7 +110,7 @@ static void test_timestamps(void **state)
 		assert_int_equal(s.time_s[i], 1795986400 + (int64_t)i);
 	}
 	assert_true(col(&s, 0, "bo") == 50864);
-	vmstat_free(&s);
+	parse_vmstat_free(&s);
 }
 
 static void test_wide_gu(void **state)
@@ -120,10 +120,10 @@ static void test_wide_gu(void **state)
 
 	(void)state;
 	assert_int_equal(
-		vmstat_parse_file(fixture_path("vmstat-w-n-1.txt"), &s, &err),
+		parse_vmstat_file(fixture_path("vmstat-w-n-1.txt"), &s, &err),
 		0);
 	assert_int_equal(s.ncols, 18);
-	assert_int_equal(vmstat_column(&s, "gu"), 17);
+	assert_int_equal(parse_vmstat_column(&s, "gu"), 17);
 	assert_int_equal(s.nsamples, 2);
 	assert_true(col(&s, 0, "cs") == 1288);
 	assert_true(col(&s, 1, "cs") == 1075);
@@ -131,7 +131,7 @@ static void test_wide_gu(void **state)
 	assert_true(col(&s, 0, "free") == 22329936);
 	assert_true(col(&s, 0, "us") == 87);
 	assert_true(col(&s, 1, "gu") == 0);
-	vmstat_free(&s);
+	parse_vmstat_free(&s);
 }
 
 /* Without -n vmstat prints both header lines again every screenful. */
@@ -158,7 +158,7 @@ static void test_repeated_headers(void **state)
 	assert_true(col(&s, 2, "cs") == 403);
 	assert_true(col(&s, 2, "r") == 4);
 	assert_int_equal(s.bad_lines, 0);
-	vmstat_free(&s);
+	parse_vmstat_free(&s);
 }
 
 /* -t where strftime gave no zone name: two more fields than the header. */
@@ -179,7 +179,7 @@ static void test_time_without_zone(void **state)
 	assert_false(s.tz_utc);
 	assert_int_equal(s.nsamples, 1);
 	assert_true(col(&s, 0, "cs") == 555);
-	vmstat_free(&s);
+	parse_vmstat_free(&s);
 }
 
 static void test_mean(void **state)
@@ -191,20 +191,20 @@ static void test_mean(void **state)
 
 	(void)state;
 	assert_int_equal(
-		vmstat_parse_file(fixture_path("vmstat-n-1.txt"), &s, &err), 0);
-	cs = vmstat_column(&s, "cs");
-	assert_int_equal(vmstat_mean(&s, cs, 0, 5, &mean, &err), 0);
+		parse_vmstat_file(fixture_path("vmstat-n-1.txt"), &s, &err), 0);
+	cs = parse_vmstat_column(&s, "cs");
+	assert_int_equal(parse_vmstat_mean(&s, cs, 0, 5, &mean, &err), 0);
 	assert_true(mean == (1763.0 + 1121 + 1049 + 943 + 768) / 5);
-	assert_int_equal(vmstat_mean(&s, cs, 3, 2, &mean, &err), 0);
+	assert_int_equal(parse_vmstat_mean(&s, cs, 3, 2, &mean, &err), 0);
 	assert_true(mean == (943.0 + 768) / 2);
-	assert_int_equal(vmstat_mean(&s, cs, 4, 2, &mean, &err), -EINVAL);
-	assert_int_equal(vmstat_mean(&s, cs, 0, 0, &mean, &err), -EINVAL);
-	assert_int_equal(vmstat_mean(&s, cs, 5, 1, &mean, &err), -EINVAL);
-	assert_int_equal(vmstat_mean(&s, -1, 0, 1, &mean, &err), -EINVAL);
-	assert_int_equal(vmstat_mean(&s, 17, 0, 1, &mean, &err), -EINVAL);
-	assert_int_equal(vmstat_mean(&s, cs, SIZE_MAX, 2, &mean, &err),
+	assert_int_equal(parse_vmstat_mean(&s, cs, 4, 2, &mean, &err), -EINVAL);
+	assert_int_equal(parse_vmstat_mean(&s, cs, 0, 0, &mean, &err), -EINVAL);
+	assert_int_equal(parse_vmstat_mean(&s, cs, 5, 1, &mean, &err), -EINVAL);
+	assert_int_equal(parse_vmstat_mean(&s, -1, 0, 1, &mean, &err), -EINVAL);
+	assert_int_equal(parse_vmstat_mean(&s, 17, 0, 1, &mean, &err), -EINVAL);
+	assert_int_equal(parse_vmstat_mean(&s, cs, SIZE_MAX, 2, &mean, &err),
 			 -EINVAL);
-	vmstat_free(&s);
+	parse_vmstat_free(&s);
 }
 
 /* Every cut of a real file: never a crash, and a sane result or error. */
@@ -235,7 +235,7 @@ static void test_every_cut(void **state)
 				assert_int_equal(s.nsamples, 0);
 				assert_null(s.values);
 			}
-			vmstat_free(&s);
+			parse_vmstat_free(&s);
 		}
 		free(buf);
 	}
@@ -254,7 +254,7 @@ static void test_truncated_mid_line(void **state)
 	assert_int_equal(s.nsamples, 4);
 	assert_int_equal(s.bad_lines, 1);
 	assert_true(col(&s, 3, "cs") == 943);
-	vmstat_free(&s);
+	parse_vmstat_free(&s);
 
 	/* Cut inside the header: no header, an error. */
 	assert_int_equal(parse_bytes(buf, 120, &s, &err), -EINVAL);
@@ -304,13 +304,13 @@ static void test_broken_inputs(void **state)
 	assert_int_equal(s.nsamples, 2);
 	assert_int_equal(s.bad_lines, 5);
 	assert_true(col(&s, 1, "cs") == 406);
-	vmstat_free(&s);
+	parse_vmstat_free(&s);
 
 	/* A header without r and cs is not vmstat's. */
 	assert_int_equal(parse_str(" a b c\n 1 2 3\n 1 2 3\n", &s, &err),
 			 -EINVAL);
 
-	assert_int_equal(vmstat_parse_file("/nonexistent/vmstat.txt", &s, &err),
+	assert_int_equal(parse_vmstat_file("/nonexistent/vmstat.txt", &s, &err),
 			 -ENOENT);
 	assert_non_null(strstr(err.msg, "/nonexistent/vmstat.txt"));
 }

@@ -389,7 +389,7 @@ static void test_steady_fit(void **state)
 	   interval, change over 10 intervals 100/9 = 11.11 of mean 105 */
 	for (k = 0; k < 10; k++)
 		v[k] = 100 + 10.0 * k / 9;
-	sum_steady_fit(v, 10, &st);
+	summary_steady_fit(v, 10, &st);
 	assert_int_equal(st.steady, 0);
 	assert_float_equal(st.mean_notpm, 105, 1e-9);
 	assert_float_equal(st.change_pct, 100.0 * (100.0 / 9) / 105, 1e-9);
@@ -397,13 +397,13 @@ static void test_steady_fit(void **state)
 	/* falling 5 %: not steady either */
 	for (k = 0; k < 40; k++)
 		v[k] = 1000 - 50.0 * k / 39;
-	sum_steady_fit(v, 40, &st);
+	summary_steady_fit(v, 40, &st);
 	assert_int_equal(st.steady, 0);
 	assert_true(st.change_pct < -4.5);
 	/* flat */
 	for (k = 0; k < 40; k++)
 		v[k] = 500 + (k % 2 ? 3 : -3);
-	sum_steady_fit(v, 40, &st);
+	summary_steady_fit(v, 40, &st);
 	assert_int_equal(st.steady, 1);
 	/* three noisy points: fitted +4.3 %, but with one degree of freedom
 	   the 95 % interval is +-138 %: too noisy to tell, not "not steady"
@@ -411,7 +411,7 @@ static void test_steady_fit(void **state)
 	v[0] = 1000;
 	v[1] = 1080;
 	v[2] = 1030;
-	sum_steady_fit(v, 3, &st);
+	summary_steady_fit(v, 3, &st);
 	assert_int_equal(st.steady, -1);
 	assert_float_equal(st.change_pct, 100.0 * 15 * 3 / (3110.0 / 3), 1e-9);
 	assert_float_equal(st.change_ci_pct,
@@ -422,16 +422,16 @@ static void test_steady_fit(void **state)
 	v[0] = 1000;
 	v[1] = 1025;
 	v[2] = 1050;
-	sum_steady_fit(v, 3, &st);
+	summary_steady_fit(v, 3, &st);
 	assert_int_equal(st.steady, 0);
 	assert_float_equal(st.change_ci_pct, 0, 1e-9);
 	/* no New-Orders at all: no verdict rather than a division by 0 */
 	memset(v, 0, sizeof(v));
-	sum_steady_fit(v, 40, &st);
+	summary_steady_fit(v, 40, &st);
 	assert_int_equal(st.steady, -1);
-	sum_steady_fit(v, 2, &st);
+	summary_steady_fit(v, 2, &st);
 	assert_int_equal(st.steady, -1);
-	sum_steady_fit(v, 0, &st);
+	summary_steady_fit(v, 0, &st);
 	assert_int_equal(st.steady, -1);
 }
 
@@ -851,22 +851,23 @@ static void test_checkpoints_parse(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		err_clear(&err);
-		assert_int_equal(
-			ckpt_parse_text(cases[i].text, "x.csv", &l, &err),
-			cases[i].rc);
+		assert_int_equal(checkpoints_parse_text(cases[i].text, "x.csv",
+							&l, &err),
+				 cases[i].rc);
 		assert_int_equal(l.n, cases[i].n);
 		if (cases[i].msg) {
 			assert_non_null(strstr(err.msg, "x.csv"));
 			assert_non_null(strstr(err.msg, cases[i].msg));
 		}
-		ckpt_free(&l);
+		checkpoints_free(&l);
 	}
 	/* sorted by start; CR and the missing last newline dropped */
-	assert_int_equal(ckpt_parse_text(CKPT_HEADER "\n20,21,wal\r\n"
-						     "30,31,time\n"
-						     "10,11,immediate force "
-						     "wait",
-					 "x.csv", &l, &err),
+	assert_int_equal(checkpoints_parse_text(CKPT_HEADER
+						"\n20,21,wal\r\n"
+						"30,31,time\n"
+						"10,11,immediate force "
+						"wait",
+						"x.csv", &l, &err),
 			 0);
 	assert_int_equal(l.n, 3);
 	assert_float_equal(l.items[0].start_s, 10, 0);
@@ -876,14 +877,15 @@ static void test_checkpoints_parse(void **state)
 	/* placed on a run that started at 12.5 and ran 10 s: the first
 	   ended before it started, the last started after it ended, the
 	   second is in it */
-	ckpt_place(&l, 12.5, 10.0);
+	checkpoints_place(&l, 12.5, 10.0);
 	assert_int_equal(l.n, 1);
 	assert_float_equal(l.items[0].start_s, 7.5, 1e-9);
 	assert_float_equal(l.items[0].end_s, 8.5, 1e-9);
-	ckpt_free(&l);
+	checkpoints_free(&l);
 	/* a missing file */
-	assert_int_equal(ckpt_parse_file("/nonexistent/checkpoints.csv",
-					 "sys/checkpoints.csv", &l, &err),
+	assert_int_equal(checkpoints_parse_file("/nonexistent/checkpoints.csv",
+						"sys/checkpoints.csv", &l,
+						&err),
 			 -ENOENT);
 	assert_int_equal(l.n, 0);
 }

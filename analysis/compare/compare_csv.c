@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * compare_csv.c - compare's CSV writer (compare_csv.h). Numbers are
+ * printed with %.10g, enough to round-trip what the tables show.
+ */
+#include "analysis/compare/compare_csv.h"
+
+#include <math.h>
+#include <string.h>
+
+static void csv_str(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* ",value" with enough digits to round-trip what we print, or ",". */
+static void csv_num(FILE *f, double v)
+{
+	fputc(',', f);
+	if (isfinite(v))
+		fprintf(f, "%.10g", v);
+}
+
+void compare_csv_write(FILE *f, const struct cout_input *in)
+{
+	const struct score_table *t = in->t;
+	size_t i, c;
+
+	fputs("label,config,baseline,runs,runs_not_scored,mean,geomean,sd,"
+	      "cov_pct,score,ci95_lo,ci95_hi,half_width,df,t,p,p_holm,"
+	      "significant,notpm,new_order_p90_ms,new_order_mean_ms,cpu_pct,"
+	      "iowait_pct,ratio,host_cpu_ns,host_cpu_cov_pct,host_mem_ns,"
+	      "host_mem_cov_pct,host_fsync_ms,host_fsync_cov_pct\n",
+	      f);
+	for (i = 0; i < t->nlabels; i++) {
+		size_t l = score_row_label(t, i);
+
+		for (c = 0; c < t->nconfigs; c++) {
+			const struct score_cell *s = score_cell(t, l, c);
+			const struct cev_contest *cc =
+				compare_evidence_contest_at(in->ev, l, c);
+
+			csv_str(f, t->labels[l]);
+			fputc(',', f);
+			csv_str(f, t->configs[c]);
+			fprintf(f, ",%d,%zu,%zu", l == t->baseline, s->n,
+				s->n_excluded);
+			csv_num(f, s->mean);
+			csv_num(f, s->gmean);
+			csv_num(f, s->sd);
+			csv_num(f, 100 * s->cov);
+			csv_num(f, s->score);
+			csv_num(f, s->ci_lo);
+			csv_num(f, s->ci_hi);
+			csv_num(f, s->half_width);
+			csv_num(f, s->df);
+			csv_num(f, s->t);
+			csv_num(f, s->p);
+			csv_num(f, s->p_holm);
+			fprintf(f, ",%d", s->significant);
+			csv_num(f, cc->notpm);
+			csv_num(f, cc->no_p90_ms);
+			csv_num(f, cc->no_mean_ms);
+			csv_num(f, cc->cpu_pct);
+			csv_num(f, cc->iowait_pct);
+			csv_num(f, cc->ratio);
+			csv_num(f, cc->host_cpu_ns);
+			csv_num(f, 100 * cc->host_cpu_cov);
+			csv_num(f, cc->host_mem_ns);
+			csv_num(f, 100 * cc->host_mem_cov);
+			csv_num(f, cc->host_fsync_ms);
+			csv_num(f, 100 * cc->host_fsync_cov);
+			fputc('\n', f);
+		}
+	}
+}

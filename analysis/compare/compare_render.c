@@ -1,0 +1,488 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * compare_render.c - the text, Markdown and HTML renderers of compare's
+ * document (compare_render.h).
+ *
+ * Tables know their column headers, groups (the configuration over its
+ * score columns), alignment and gaps, so the text renderer can size
+ * columns by the widest cell (counting UTF-8 characters, not bytes: the
+ * '±'). Markdown and HTML put an attached column (the significance star)
+ * into the cell before it.
+ */
+#include "analysis/compare/compare_render.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/common/html_page.h"
+#include "analysis/compare/compare_plots.h"
+
+/* ------------------------------------------------------------------ */
+/* Text                                                                */
+
+/* Characters (not bytes) of a UTF-8 string. */
+static size_t width(const char *s)
+{
+	size_t n = 0;
+
+	for (; s && *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+/* One output line, trimmed of trailing blanks when put out. */
+struct line {
+	char *buf;  /* text */
+	size_t len; /* bytes used */
+	size_t cap; /* bytes allocated */
+	bool oom;   /* an append failed */
+};
+
+static void line_add(struct line *l, const char *s, size_t n)
+{
+	if (l->len + n + 1 > l->cap) {
+		size_t cap = (l->len + n + 1) * 2;
+		char *grown = realloc(l->buf, cap);
+
+		if (!grown) {
+			l->oom = true;
+			return;
+		}
+		l->buf = grown;
+		l->cap = cap;
+	}
+	memcpy(l->buf + l->len, s, n);
+	l->len += n;
+	l->buf[l->len] = '\0';
+}
+
+static void line_pad(struct line *l, size_t n)
+{
+	while (n--)
+		line_add(l, " ", 1);
+}
+
+/* s in a field of w characters. */
+static void line_cell(struct line *l, const char *s, size_t w, bool right)
+{
+	size_t sw = width(s);
+
+	if (right)
+		line_pad(l, w > sw ? w - sw : 0);
+	if (s)
+		line_add(l, s, strlen(s));
+	if (!right)
+		line_pad(l, w > sw ? w - sw : 0);
+}
+
+static void line_put(struct line *l, FILE *f)
+{
+	while (l->len && l->buf[l->len - 1] == ' ')
+		l->len--;
+	if (l->len)
+		fwrite(l->buf, 1, l->len, f);
+	fputc('\n', f);
+	l->len = 0;
+	if (l->buf)
+		l->buf[0] = '\0';
+}
+
+/*
+ * Words of text, wrapped at COMPARE_RENDER_TEXT_WIDTH, the first line
+ * starting with first_indent, the others with indent.
+ */
+static void text_wrap(FILE *f, const char *text, const char *indent,
+		      const char *first_indent)
+{
+	const char *p = text, *lead = first_indent;
+	size_t col = 0;
+
+	while (*p) {
+		const char *w = p;
+		size_t n, ww;
+
+		while (*p && *p != ' ')
+			p++;
+		n = (size_t)(p - w);
+		ww = 0;
+		for (size_t i = 0; i < n; i++)
+			ww += ((unsigned char)w[i] & 0xC0) != 0x80;
+		if (col && col + 1 + ww > COMPARE_RENDER_TEXT_WIDTH) {
+			fputc('\n', f);
+			col = 0;
+			lead = indent;
+		}
+		if (col == 0) {
+			fputs(lead, f);
+			col = width(lead);
+		} else {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(w, 1, n, f);
+		col += ww;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', f);
+}
+
+static void text_table(FILE *f, const struct cdoc_table *t, bool *oom)
+{
+	size_t *w, c, r;
+	struct line l = {0};
+
+	w = calloc(t->ncols, sizeof(*w));
+	if (!w) {
+		*oom = true;
+		return;
+	}
+	for (c = 0; c < t->ncols; c++) {
+		w[c] = width(t->head[c]);
+		for (r = 0; r < t->nrows; r++)
+			if (width(t->cells[r * t->ncols + c]) > w[c])
+				w[c] = width(t->cells[r * t->ncols + c]);
+	}
+	/* A group title wider than its columns widens the first column. */
+	for (c = 0; c < t->ncols; c++) {
+		size_t end = c, span = 0;
+
+		if (!t->gid[c] || (c && t->gid[c - 1] == t->gid[c]))
+			continue;
+		while (end < t->ncols && t->gid[end] == t->gid[c]) {
+			span += w[end] + (end > c ? (size_t)t->gap[end] : 0);
+			end++;
+		}
+		if (width(t->group[c]) > span)
+			w[c] += width(t->group[c]) - span;
+	}
+	if (t->caption) {
+		fputs(t->caption, f);
+		fputc('\n', f);
+	}
+	/* Group titles, left-aligned over their first column. */
+	for (c = 0; c < t->ncols; c++)
+		if (t->gid[c])
+			break;
+	if (c < t->ncols) {
+		for (c = 0; c < t->ncols; c++) {
+			line_pad(&l, (size_t)t->gap[c]);
+			if (t->gid[c] && (!c || t->gid[c - 1] != t->gid[c])) {
+				size_t end = c, span = 0;
+
+				while (end < t->ncols &&
+				       t->gid[end] == t->gid[c]) {
+					span += w[end] +
+						(end > c ? (size_t)t->gap[end]
+							 : 0);
+					end++;
+				}
+				line_cell(&l, t->group[c], span, false);
+				c = end - 1;
+			} else {
+				line_pad(&l, w[c]);
+			}
+		}
+		line_put(&l, f);
+	}
+	for (c = 0; c < t->ncols; c++) {
+		line_pad(&l, (size_t)t->gap[c]);
+		line_cell(&l, t->head[c], w[c], t->right[c]);
+	}
+	line_put(&l, f);
+	for (r = 0; r < t->nrows; r++) {
+		for (c = 0; c < t->ncols; c++) {
+			line_pad(&l, (size_t)t->gap[c]);
+			line_cell(&l, t->cells[r * t->ncols + c], w[c],
+				  t->right[c]);
+		}
+		line_put(&l, f);
+	}
+	if (l.oom)
+		*oom = true;
+	free(l.buf);
+	free(w);
+}
+
+int compare_render_text(FILE *f, const struct cdoc *d)
+{
+	bool oom = false;
+	size_t i, k;
+
+	for (i = 0; i < d->n; i++) {
+		const struct cdoc_block *b = &d->v[i];
+
+		switch (b->kind) {
+		case CDOC_HEADING:
+			if (i)
+				fputc('\n', f);
+			fprintf(f, "%s\n", b->text);
+			if (b->level <= 2) {
+				for (k = width(b->text); k; k--)
+					fputc(b->level == 1 ? '=' : '-', f);
+				fputc('\n', f);
+			}
+			break;
+		case CDOC_PARA:
+			if (i && d->v[i - 1].kind != CDOC_HEADING)
+				fputc('\n', f);
+			text_wrap(f, b->text, "", "");
+			break;
+		case CDOC_TABLE:
+			if (i && d->v[i - 1].kind != CDOC_HEADING)
+				fputc('\n', f);
+			text_table(f, b->table, &oom);
+			break;
+		case CDOC_LIST:
+			for (k = 0; k < b->nitems; k++)
+				text_wrap(f, b->items[k], "    ", "  ");
+			break;
+		case CDOC_IMAGES:
+			for (k = 0; k < b->nitems; k++)
+				fprintf(f, "  %s.png  %s\n", b->items[k],
+					b->titles[k]);
+			break;
+		}
+	}
+	return oom ? -ENOMEM : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Markdown                                                            */
+
+static void md_escape(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (strchr("\\`*_[]<>|#", *s))
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+/* A cell with the attached cells after it (Markdown and HTML). */
+static void cell_joined(FILE *f, const struct cdoc_table *t, size_t r, size_t c,
+			void (*escape)(FILE *, const char *))
+{
+	size_t k;
+
+	escape(f, t->cells[r * t->ncols + c]);
+	for (k = c + 1; k < t->ncols && t->attach[k]; k++)
+		if (t->cells[r * t->ncols + k]) {
+			fputc(' ', f);
+			escape(f, t->cells[r * t->ncols + k]);
+		}
+}
+
+static void md_table(FILE *f, const struct cdoc_table *t)
+{
+	size_t c, r;
+
+	if (t->caption) {
+		fputs("**", f);
+		md_escape(f, t->caption);
+		fputs("**\n\n", f);
+	}
+	fputc('|', f);
+	for (c = 0; c < t->ncols; c++) {
+		if (t->attach[c])
+			continue;
+		fputc(' ', f);
+		if (t->gid[c] && (!c || t->gid[c - 1] != t->gid[c])) {
+			md_escape(f, t->group[c]);
+			if (t->head[c][0])
+				fputc(' ', f);
+		}
+		md_escape(f, t->head[c]);
+		fputs(" |", f);
+	}
+	fputs("\n|", f);
+	for (c = 0; c < t->ncols; c++)
+		if (!t->attach[c])
+			fputs(t->right[c] ? "---:|" : "---|", f);
+	fputc('\n', f);
+	for (r = 0; r < t->nrows; r++) {
+		fputc('|', f);
+		for (c = 0; c < t->ncols; c++) {
+			if (t->attach[c])
+				continue;
+			fputc(' ', f);
+			cell_joined(f, t, r, c, md_escape);
+			fputs(" |", f);
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+int compare_render_md(FILE *f, const struct cdoc *d)
+{
+	size_t i, k;
+
+	for (i = 0; i < d->n; i++) {
+		const struct cdoc_block *b = &d->v[i];
+
+		switch (b->kind) {
+		case CDOC_HEADING:
+			fprintf(f, "%.*s ", b->level, "###");
+			md_escape(f, b->text);
+			fputs("\n\n", f);
+			break;
+		case CDOC_PARA:
+			md_escape(f, b->text);
+			fputs("\n\n", f);
+			break;
+		case CDOC_TABLE:
+			md_table(f, b->table);
+			break;
+		case CDOC_LIST:
+			for (k = 0; k < b->nitems; k++) {
+				fputs("- ", f);
+				md_escape(f, b->items[k]);
+				fputc('\n', f);
+			}
+			fputc('\n', f);
+			break;
+		case CDOC_IMAGES:
+			for (k = 0; k < b->nitems; k++) {
+				fputs("![", f);
+				md_escape(f, b->titles[k]);
+				fprintf(f, "](" CPLOT_DIR "/%s.png)\n\n",
+					b->items[k]);
+			}
+			break;
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* HTML                                                                */
+
+static void html_table(FILE *f, const struct cdoc_table *t)
+{
+	size_t c, r;
+
+	fputs("<table>\n", f);
+	if (t->caption) {
+		fputs("<caption>", f);
+		html_page_escape(f, t->caption);
+		fputs("</caption>\n", f);
+	}
+	fputs("<thead>\n", f);
+	for (c = 0; c < t->ncols && !t->gid[c]; c++)
+		;
+	if (c < t->ncols) {
+		fputs("<tr>", f);
+		for (c = 0; c < t->ncols; c++) {
+			size_t end = c;
+
+			if (!t->gid[c]) {
+				fputs("<th></th>", f);
+				continue;
+			}
+			size_t span = 0;
+
+			while (end < t->ncols && t->gid[end] == t->gid[c])
+				span += !t->attach[end++];
+			fprintf(f, "<th colspan=\"%zu\" class=\"group\">",
+				span);
+			html_page_escape(f, t->group[c]);
+			fputs("</th>", f);
+			c = end - 1;
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("<tr>", f);
+	for (c = 0; c < t->ncols; c++) {
+		if (t->attach[c])
+			continue;
+		fputs(t->right[c] ? "<th class=\"n\">" : "<th>", f);
+		html_page_escape(f, t->head[c]);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n</thead>\n<tbody>\n", f);
+	for (r = 0; r < t->nrows; r++) {
+		fputs("<tr>", f);
+		for (c = 0; c < t->ncols; c++) {
+			if (t->attach[c])
+				continue;
+			fputs(t->right[c] ? "<td class=\"n\">" : "<td>", f);
+			cell_joined(f, t, r, c, html_page_escape);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody>\n</table>\n", f);
+}
+
+int compare_render_html(FILE *f, const struct cdoc *d)
+{
+	size_t i, k;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+	      "<meta charset=\"utf-8\">\n<title>",
+	      f);
+	if (d->n && d->v[0].kind == CDOC_HEADING)
+		html_page_escape(f, d->v[0].text);
+	fputs("</title>\n<style>\n"
+	      "body { font-family: sans-serif; margin: 1.5em; color: #222; }\n"
+	      "table { border-collapse: collapse; margin: 0.6em 0 1.2em; }\n"
+	      "caption { text-align: left; font-weight: bold; "
+	      "padding: 0.2em 0; }\n"
+	      "th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #ddd; "
+	      "}\n"
+	      "th { background: #f3f3f3; text-align: left; }\n"
+	      "th.group { text-align: center; border-left: 2px solid #bbb; }\n"
+	      ".n { text-align: right; font-variant-numeric: tabular-nums; "
+	      "}\n"
+	      "figure { display: inline-block; margin: 0.5em; }\n"
+	      "figure img { max-width: 100%; border: 1px solid #ddd; }\n"
+	      "li { font-family: monospace; }\n"
+	      "</style>\n</head>\n<body>\n",
+	      f);
+	for (i = 0; i < d->n; i++) {
+		const struct cdoc_block *b = &d->v[i];
+
+		switch (b->kind) {
+		case CDOC_HEADING:
+			fprintf(f, "<h%d>", b->level);
+			html_page_escape(f, b->text);
+			fprintf(f, "</h%d>\n", b->level);
+			break;
+		case CDOC_PARA:
+			fputs("<p>", f);
+			html_page_escape(f, b->text);
+			fputs("</p>\n", f);
+			break;
+		case CDOC_TABLE:
+			html_table(f, b->table);
+			break;
+		case CDOC_LIST:
+			fputs("<ul>\n", f);
+			for (k = 0; k < b->nitems; k++) {
+				fputs("<li>", f);
+				html_page_escape(f, b->items[k]);
+				fputs("</li>\n", f);
+			}
+			fputs("</ul>\n", f);
+			break;
+		case CDOC_IMAGES:
+			for (k = 0; k < b->nitems; k++) {
+				fputs("<figure><a href=\"" CPLOT_DIR "/", f);
+				html_page_escape(f, b->items[k]);
+				fputs(".svg\"><img src=\"" CPLOT_DIR "/", f);
+				html_page_escape(f, b->items[k]);
+				fputs(".png\" alt=\"", f);
+				html_page_escape(f, b->titles[k]);
+				fputs("\"></a><figcaption>", f);
+				html_page_escape(f, b->titles[k]);
+				fputs("</figcaption></figure>\n", f);
+			}
+			break;
+		}
+	}
+	fputs("</body>\n</html>\n", f);
+	return 0;
+}

@@ -1,0 +1,1174 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * iosim_profile.c - reading, validating and writing oltpmark-ioprofile/1
+ * (iosim_profile.h, docs/formats.md).
+ *
+ * The reader walks the JSON once, naming every value by its key path
+ * ("transactions.new_order.read_share.stock") so that each fault gives
+ * one line that says where it is; the range checks are shared with the
+ * writer (iosim_profile_validate()), so the calibration can never write
+ * a profile the driver would refuse.
+ */
+#include "drivers/iosim_profile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "src/base/resfile.h"
+
+static const char *const iosim_profile_rel_names[IOSIM_PROFILE_REL_NR] = {
+	[IOSIM_PROFILE_REL_WAREHOUSE] = "warehouse",
+	[IOSIM_PROFILE_REL_DISTRICT] = "district",
+	[IOSIM_PROFILE_REL_CUSTOMER] = "customer",
+	[IOSIM_PROFILE_REL_HISTORY] = "history",
+	[IOSIM_PROFILE_REL_NEW_ORDER] = "new_order",
+	[IOSIM_PROFILE_REL_ORDERS] = "orders",
+	[IOSIM_PROFILE_REL_ORDER_LINE] = "order_line",
+	[IOSIM_PROFILE_REL_ITEM] = "item",
+	[IOSIM_PROFILE_REL_STOCK] = "stock",
+	[IOSIM_PROFILE_REL_WAREHOUSE_PKEY] = "warehouse_pkey",
+	[IOSIM_PROFILE_REL_DISTRICT_PKEY] = "district_pkey",
+	[IOSIM_PROFILE_REL_CUSTOMER_PKEY] = "customer_pkey",
+	[IOSIM_PROFILE_REL_CUSTOMER_NAME_IDX] = "customer_name_idx",
+	[IOSIM_PROFILE_REL_NEW_ORDER_PKEY] = "new_order_pkey",
+	[IOSIM_PROFILE_REL_ORDERS_PKEY] = "orders_pkey",
+	[IOSIM_PROFILE_REL_ORDERS_CUSTOMER_IDX] = "orders_customer_idx",
+	[IOSIM_PROFILE_REL_ORDER_LINE_PKEY] = "order_line_pkey",
+	[IOSIM_PROFILE_REL_ITEM_PKEY] = "item_pkey",
+	[IOSIM_PROFILE_REL_STOCK_PKEY] = "stock_pkey",
+};
+
+static const char *const iosim_profile_layout_names[IOSIM_PROFILE_LAYOUT_NR] = {
+	[IOSIM_PROFILE_LAYOUT_SINGLE] = "single",
+	[IOSIM_PROFILE_LAYOUT_TABLE] = "table",
+	[IOSIM_PROFILE_LAYOUT_WAREHOUSE] = "warehouse",
+};
+
+/* A count of struct iosim_profile_txn, by its key. */
+struct iosim_profile_count_key {
+	const char *key; /* as in the file */
+	size_t offset;	 /* of its int64_t in struct iosim_profile_txn */
+};
+
+static const struct iosim_profile_count_key iosim_profile_txn_keys[] = {
+	{"calls", offsetof(struct iosim_profile_txn, calls)},
+	{"commits", offsetof(struct iosim_profile_txn, commits)},
+	{"shared_blks_hit",
+	 offsetof(struct iosim_profile_txn, shared_blks_hit)},
+	{"shared_blks_read",
+	 offsetof(struct iosim_profile_txn, shared_blks_read)},
+	{"shared_blks_dirtied",
+	 offsetof(struct iosim_profile_txn, shared_blks_dirtied)},
+	{"shared_blks_written",
+	 offsetof(struct iosim_profile_txn, shared_blks_written)},
+	{"wal_records", offsetof(struct iosim_profile_txn, wal_records)},
+	{"wal_bytes", offsetof(struct iosim_profile_txn, wal_bytes)},
+};
+
+/* A rate (a double >= 0) of a struct, by its key. */
+struct iosim_profile_rate_key {
+	const char *key; /* as in the file */
+	size_t offset;	 /* of its double in the struct */
+};
+
+static const struct iosim_profile_rate_key iosim_profile_background_keys[] = {
+	{"checkpoint_writes_per_s",
+	 offsetof(struct iosim_profile_background, checkpoint_writes_per_s)},
+	{"bgwriter_writes_per_s",
+	 offsetof(struct iosim_profile_background, bgwriter_writes_per_s)},
+	{"backend_writes_per_s",
+	 offsetof(struct iosim_profile_background, backend_writes_per_s)},
+	{"wal_writes_per_s",
+	 offsetof(struct iosim_profile_background, wal_writes_per_s)},
+	{"wal_syncs_per_s",
+	 offsetof(struct iosim_profile_background, wal_syncs_per_s)},
+};
+
+static const struct iosim_profile_rate_key iosim_profile_device_keys[] = {
+	{"reads_per_s", offsetof(struct iosim_profile_device, reads_per_s)},
+	{"read_bytes_per_s",
+	 offsetof(struct iosim_profile_device, read_bytes_per_s)},
+	{"writes_per_s", offsetof(struct iosim_profile_device, writes_per_s)},
+	{"write_bytes_per_s",
+	 offsetof(struct iosim_profile_device, write_bytes_per_s)},
+};
+
+#define IOSIM_PROFILE_NKEYS(a) (sizeof(a) / sizeof((a)[0]))
+
+const char *iosim_profile_rel_name(enum iosim_profile_rel rel)
+{
+	return (unsigned)rel < IOSIM_PROFILE_REL_NR
+		       ? iosim_profile_rel_names[rel]
+		       : NULL;
+}
+
+int iosim_profile_rel_from_name(const char *name)
+{
+	int r;
+
+	for (r = 0; name && r < IOSIM_PROFILE_REL_NR; r++)
+		if (strcmp(name, iosim_profile_rel_names[r]) == 0)
+			return r;
+	return -1;
+}
+
+bool iosim_profile_rel_is_index(enum iosim_profile_rel rel)
+{
+	return rel >= IOSIM_PROFILE_REL_WAREHOUSE_PKEY &&
+	       rel < IOSIM_PROFILE_REL_NR;
+}
+
+const char *iosim_profile_layout_name(enum iosim_profile_layout_kind kind)
+{
+	return (unsigned)kind < IOSIM_PROFILE_LAYOUT_NR
+		       ? iosim_profile_layout_names[kind]
+		       : NULL;
+}
+
+/*
+ * err_set() as "NAME: PATH: message" (either part left out when NULL or
+ * empty): every fault of a profile is reported through here.
+ */
+static int iosim_profile_err(struct err *err, int code, const char *name,
+			     const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int iosim_profile_err(struct err *err, int code, const char *name,
+			     const char *path, const char *fmt, ...)
+{
+	char msg[ERR_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return err_set(err, code, "%s%s%s%s%s", name ? name : "",
+		       name ? ": " : "", path && *path ? path : "",
+		       path && *path ? ": " : "", msg);
+}
+
+/* "PARENT.KEY" into buf (size bytes); returns buf. */
+static const char *iosim_profile_path(char *buf, size_t size,
+				      const char *parent, const char *key)
+{
+	/* a key path longer than buf (a hostile file) is cut, visibly */
+	if (snprintf(buf, size, "%s%s%s", parent, *parent ? "." : "", key) >=
+	    (int)size)
+		strcpy(buf + size - 4, "...");
+	return buf;
+}
+
+/* A JSON value in short for a message: its text, cut at 40 bytes. */
+static void iosim_profile_show(const json_t *v, char *buf, size_t size)
+{
+	char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+
+	if (!s) {
+		snprintf(buf, size, "?");
+		return;
+	}
+	if (strlen(s) > 40)
+		snprintf(buf, size, "%.37s...", s);
+	else
+		snprintf(buf, size, "%s", s);
+	free(s);
+}
+
+/* The reader's state: where messages go. */
+struct iosim_profile_reader {
+	const char *name; /* file name for messages */
+	struct err *err;  /* where the first fault goes */
+};
+
+/* obj's member key, which must be there and not null. */
+static int iosim_profile_need(struct iosim_profile_reader *rd,
+			      const json_t *obj, const char *parent,
+			      const char *key, const json_t **out)
+{
+	char path[256];
+
+	*out = json_object_get(obj, key);
+	if (!*out || json_is_null(*out))
+		return iosim_profile_err(
+			rd->err, -EINVAL, rd->name,
+			iosim_profile_path(path, sizeof(path), parent, key),
+			"missing");
+	return 0;
+}
+
+/* A member that must be a JSON object. */
+static int iosim_profile_need_object(struct iosim_profile_reader *rd,
+				     const json_t *obj, const char *parent,
+				     const char *key, const json_t **out)
+{
+	char path[256], shown[48];
+	int rc = iosim_profile_need(rd, obj, parent, key, out);
+
+	if (rc < 0 || json_is_object(*out))
+		return rc;
+	iosim_profile_show(*out, shown, sizeof(shown));
+	return iosim_profile_err(
+		rd->err, -EINVAL, rd->name,
+		iosim_profile_path(path, sizeof(path), parent, key),
+		"not an object: %s", shown);
+}
+
+/*
+ * A count: an integer >= 0 (a real >= 0 is truncated, as
+ * resfile_get_count() reads every count of our files).
+ */
+static int iosim_profile_need_count(struct iosim_profile_reader *rd,
+				    const json_t *obj, const char *parent,
+				    const char *key, int64_t *out)
+{
+	char path[256], shown[48];
+	const json_t *v;
+	int rc = iosim_profile_need(rd, obj, parent, key, &v);
+
+	if (rc < 0)
+		return rc;
+	*out = resfile_get_count(obj, key);
+	if (*out >= 0)
+		return 0;
+	iosim_profile_show(v, shown, sizeof(shown));
+	iosim_profile_path(path, sizeof(path), parent, key);
+	if (json_is_number(v) && json_number_value(v) < 0)
+		return iosim_profile_err(rd->err, -EINVAL, rd->name, path,
+					 "negative count %s", shown);
+	return iosim_profile_err(rd->err, -EINVAL, rd->name, path,
+				 "not a count (an integer >= 0): %s", shown);
+}
+
+/* A finite number; ranges are iosim_profile_validate()'s job. */
+static int iosim_profile_need_number(struct iosim_profile_reader *rd,
+				     const json_t *obj, const char *parent,
+				     const char *key, double *out)
+{
+	char path[256], shown[48];
+	const json_t *v;
+	int rc = iosim_profile_need(rd, obj, parent, key, &v);
+
+	if (rc < 0)
+		return rc;
+	*out = resfile_number(v);
+	if (isfinite(*out))
+		return 0;
+	iosim_profile_show(v, shown, sizeof(shown));
+	return iosim_profile_err(
+		rd->err, -EINVAL, rd->name,
+		iosim_profile_path(path, sizeof(path), parent, key),
+		"not a number: %s", shown);
+}
+
+/* An optional string into buf (size bytes); "" when absent or null. */
+static int iosim_profile_opt_string(struct iosim_profile_reader *rd,
+				    const json_t *obj, const char *key,
+				    char *buf, size_t size)
+{
+	const json_t *v = json_object_get(obj, key);
+	char shown[48];
+
+	buf[0] = '\0';
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_string(v)) {
+		iosim_profile_show(v, shown, sizeof(shown));
+		return iosim_profile_err(rd->err, -EINVAL, rd->name, key,
+					 "not a string: %s", shown);
+	}
+	if (json_string_length(v) >= size)
+		return iosim_profile_err(rd->err, -EINVAL, rd->name, key,
+					 "longer than %zu characters",
+					 size - 1);
+	memcpy(buf, json_string_value(v), json_string_length(v) + 1);
+	return 0;
+}
+
+/*
+ * A map relation name -> share into shares[] (0 for relations it does
+ * not name). An absent map is all zeros; an unknown name is a fault.
+ */
+static int iosim_profile_read_shares(struct iosim_profile_reader *rd,
+				     const json_t *obj, const char *parent,
+				     const char *key, double *shares)
+{
+	char path[256], sub[256], shown[48];
+	const json_t *map = json_object_get(obj, key), *v;
+	const char *rel_name;
+	int r;
+
+	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++)
+		shares[r] = 0;
+	if (!map || json_is_null(map))
+		return 0;
+	iosim_profile_path(path, sizeof(path), parent, key);
+	if (!json_is_object(map)) {
+		iosim_profile_show(map, shown, sizeof(shown));
+		return iosim_profile_err(rd->err, -EINVAL, rd->name, path,
+					 "not an object: %s", shown);
+	}
+	json_object_foreach((json_t *)map, rel_name, v)
+	{
+		r = iosim_profile_rel_from_name(rel_name);
+		if (r < 0)
+			return iosim_profile_err(
+				rd->err, -EINVAL, rd->name, path,
+				"unknown relation \"%s\"", rel_name);
+		shares[r] = resfile_number(v);
+		if (!isfinite(shares[r])) {
+			iosim_profile_show(v, shown, sizeof(shown));
+			return iosim_profile_err(
+				rd->err, -EINVAL, rd->name,
+				iosim_profile_path(sub, sizeof(sub), path,
+						   rel_name),
+				"not a number: %s", shown);
+		}
+	}
+	return 0;
+}
+
+/* Whether name is a transaction type's ("new_order", ...). */
+static bool iosim_profile_is_type(const char *name)
+{
+	int type;
+
+	for (type = 0; type < TXN_NR; type++)
+		if (strcmp(name, txn_type_name(type)) == 0)
+			return true;
+	return false;
+}
+
+static int iosim_profile_read_txns(struct iosim_profile_reader *rd,
+				   const json_t *root,
+				   struct iosim_profile *prof)
+{
+	const json_t *txns, *t, *v;
+	const char *type_name;
+	char path[256];
+	size_t k;
+	int type, rc;
+
+	rc = iosim_profile_need_object(rd, root, "", "transactions", &txns);
+	if (rc < 0)
+		return rc;
+	json_object_foreach((json_t *)txns, type_name, v)
+	{
+		if (!iosim_profile_is_type(type_name))
+			return iosim_profile_err(
+				rd->err, -EINVAL, rd->name, "transactions",
+				"unknown transaction type \"%s\"", type_name);
+	}
+	for (type = 0; type < TXN_NR; type++) {
+		struct iosim_profile_txn *pt = &prof->txn[type];
+
+		rc = iosim_profile_need_object(rd, txns, "transactions",
+					       txn_type_name(type), &t);
+		if (rc < 0)
+			return rc;
+		iosim_profile_path(path, sizeof(path), "transactions",
+				   txn_type_name(type));
+		for (k = 0; k < IOSIM_PROFILE_NKEYS(iosim_profile_txn_keys);
+		     k++) {
+			rc = iosim_profile_need_count(
+				rd, t, path, iosim_profile_txn_keys[k].key,
+				(int64_t *)((char *)pt +
+					    iosim_profile_txn_keys[k].offset));
+			if (rc < 0)
+				return rc;
+		}
+		rc = iosim_profile_read_shares(rd, t, path, "read_share",
+					       pt->read_share);
+		if (rc < 0)
+			return rc;
+		rc = iosim_profile_read_shares(rd, t, path, "dirtied_share",
+					       pt->dirtied_share);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int iosim_profile_read_rels(struct iosim_profile_reader *rd,
+				   const json_t *root,
+				   struct iosim_profile *prof)
+{
+	const json_t *rels, *o, *v;
+	const char *rel_name;
+	char path[256];
+	int r, rc;
+
+	rc = iosim_profile_need_object(rd, root, "", "relations", &rels);
+	if (rc < 0)
+		return rc;
+	json_object_foreach((json_t *)rels, rel_name, v)
+	{
+		if (iosim_profile_rel_from_name(rel_name) < 0)
+			return iosim_profile_err(
+				rd->err, -EINVAL, rd->name, "relations",
+				"unknown relation \"%s\"", rel_name);
+	}
+	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++) {
+		rc = iosim_profile_need_object(rd, rels, "relations",
+					       iosim_profile_rel_names[r], &o);
+		if (rc < 0)
+			return rc;
+		iosim_profile_path(path, sizeof(path), "relations",
+				   iosim_profile_rel_names[r]);
+		rc = iosim_profile_need_count(rd, o, path, "pages",
+					      &prof->rel[r].pages);
+		if (rc < 0)
+			return rc;
+		rc = iosim_profile_need_number(rd, o, path, "rows_per_page",
+					       &prof->rel[r].rows_per_page);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* The rates of keys[] of obj into the struct at base. */
+static int iosim_profile_read_rates(struct iosim_profile_reader *rd,
+				    const json_t *obj, const char *path,
+				    const struct iosim_profile_rate_key *keys,
+				    size_t nkeys, void *base)
+{
+	size_t k;
+	int rc;
+
+	for (k = 0; k < nkeys; k++) {
+		rc = iosim_profile_need_number(
+			rd, obj, path, keys[k].key,
+			(double *)((char *)base + keys[k].offset));
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* Devices by name, for a stable order whatever the file's order is. */
+static int iosim_profile_device_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct iosim_profile_device *)a)->name,
+		      ((const struct iosim_profile_device *)b)->name);
+}
+
+static int iosim_profile_read_background(struct iosim_profile_reader *rd,
+					 const json_t *root,
+					 struct iosim_profile *prof)
+{
+	struct iosim_profile_background *bg = &prof->background;
+	const json_t *o, *devs, *d;
+	const char *dev_name;
+	char path[256];
+	int rc;
+
+	rc = iosim_profile_need_object(rd, root, "", "background", &o);
+	if (rc < 0)
+		return rc;
+	rc = iosim_profile_read_rates(
+		rd, o, "background", iosim_profile_background_keys,
+		IOSIM_PROFILE_NKEYS(iosim_profile_background_keys), bg);
+	if (rc < 0)
+		return rc;
+	rc = iosim_profile_need_object(rd, o, "background", "devices", &devs);
+	if (rc < 0)
+		return rc;
+	bg->ndevices = 0;
+	json_object_foreach((json_t *)devs, dev_name, d)
+	{
+		struct iosim_profile_device *dev;
+
+		if (bg->ndevices == IOSIM_PROFILE_DEVICES_MAX)
+			return iosim_profile_err(rd->err, -EINVAL, rd->name,
+						 "background.devices",
+						 "more than %d devices",
+						 IOSIM_PROFILE_DEVICES_MAX);
+		iosim_profile_path(path, sizeof(path), "background.devices",
+				   dev_name);
+		if (!*dev_name || strlen(dev_name) >= IOSIM_PROFILE_NAME_MAX)
+			return iosim_profile_err(
+				rd->err, -EINVAL, rd->name,
+				"background.devices",
+				"device name \"%.40s\" is empty or longer "
+				"than %d characters",
+				dev_name, IOSIM_PROFILE_NAME_MAX - 1);
+		if (!json_is_object(d))
+			return iosim_profile_err(rd->err, -EINVAL, rd->name,
+						 path, "not an object");
+		dev = &bg->device[bg->ndevices++];
+		snprintf(dev->name, sizeof(dev->name), "%s", dev_name);
+		rc = iosim_profile_read_rates(
+			rd, d, path, iosim_profile_device_keys,
+			IOSIM_PROFILE_NKEYS(iosim_profile_device_keys), dev);
+		if (rc < 0)
+			return rc;
+	}
+	qsort(bg->device, (size_t)bg->ndevices, sizeof(bg->device[0]),
+	      iosim_profile_device_cmp);
+	return 0;
+}
+
+static int iosim_profile_read_layout(struct iosim_profile_reader *rd,
+				     const json_t *root,
+				     struct iosim_profile *prof)
+{
+	struct iosim_profile_layout *lay = &prof->layout;
+	const json_t *o, *kind, *place, *v;
+	const char *rel_name;
+	char path[256], shown[48];
+	int64_t dirs;
+	int k, r, rc;
+
+	rc = iosim_profile_need_object(rd, root, "", "layout", &o);
+	if (rc < 0)
+		return rc;
+	rc = iosim_profile_need(rd, o, "layout", "kind", &kind);
+	if (rc < 0)
+		return rc;
+	lay->kind = IOSIM_PROFILE_LAYOUT_NR;
+	for (k = 0; k < IOSIM_PROFILE_LAYOUT_NR; k++)
+		if (json_is_string(kind) &&
+		    strcmp(json_string_value(kind),
+			   iosim_profile_layout_names[k]) == 0)
+			lay->kind = k;
+	if (lay->kind == IOSIM_PROFILE_LAYOUT_NR) {
+		iosim_profile_show(kind, shown, sizeof(shown));
+		return iosim_profile_err(
+			rd->err, -EINVAL, rd->name, "layout.kind",
+			"not \"single\", \"table\" or \"warehouse\": %s",
+			shown);
+	}
+	rc = iosim_profile_need_count(rd, o, "layout", "directories", &dirs);
+	if (rc < 0)
+		return rc;
+	if (dirs > IOSIM_PROFILE_DIRECTORIES_MAX)
+		return iosim_profile_err(rd->err, -EINVAL, rd->name,
+					 "layout.directories",
+					 "%lld, more than %d", (long long)dirs,
+					 IOSIM_PROFILE_DIRECTORIES_MAX);
+	lay->directories = (int)dirs;
+	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++)
+		lay->placement[r] = -1;
+	place = json_object_get(o, "placement");
+	if (!place || json_is_null(place))
+		return 0;
+	if (!json_is_object(place))
+		return iosim_profile_err(rd->err, -EINVAL, rd->name,
+					 "layout.placement", "not an object");
+	json_object_foreach((json_t *)place, rel_name, v)
+	{
+		int64_t dir;
+
+		r = iosim_profile_rel_from_name(rel_name);
+		if (r < 0)
+			return iosim_profile_err(
+				rd->err, -EINVAL, rd->name, "layout.placement",
+				"unknown relation \"%s\"", rel_name);
+		rc = iosim_profile_need_count(rd, place, "layout.placement",
+					      rel_name, &dir);
+		if (rc < 0)
+			return rc;
+		if (dir >= lay->directories)
+			return iosim_profile_err(
+				rd->err, -EINVAL, rd->name,
+				iosim_profile_path(path, sizeof(path),
+						   "layout.placement",
+						   rel_name),
+				"directory %lld of %d (numbered from 0)",
+				(long long)dir, lay->directories);
+		lay->placement[r] = (int)dir;
+	}
+	return 0;
+}
+
+/* Everything but the checksum, from a parsed object of the right tag. */
+static int iosim_profile_from_json(struct iosim_profile_reader *rd,
+				   const json_t *root,
+				   struct iosim_profile *prof)
+{
+	int64_t w;
+	int rc;
+
+	memset(prof, 0, sizeof(*prof));
+	if ((rc = iosim_profile_opt_string(
+		     rd, root, "oltpmark_version", prof->oltpmark_version,
+		     sizeof(prof->oltpmark_version))) < 0 ||
+	    (rc = iosim_profile_opt_string(rd, root, "created", prof->created,
+					   sizeof(prof->created))) < 0 ||
+	    (rc = iosim_profile_opt_string(rd, root, "config", prof->config,
+					   sizeof(prof->config))) < 0 ||
+	    (rc = iosim_profile_opt_string(rd, root, "server_version",
+					   prof->server_version,
+					   sizeof(prof->server_version))) < 0)
+		return rc;
+	rc = iosim_profile_need_count(rd, root, "", "warehouses", &w);
+	if (rc < 0)
+		return rc;
+	if (w > IOSIM_PROFILE_WAREHOUSES_MAX)
+		return iosim_profile_err(rd->err, -EINVAL, rd->name,
+					 "warehouses", "%lld, more than %d",
+					 (long long)w,
+					 IOSIM_PROFILE_WAREHOUSES_MAX);
+	prof->warehouses = (int)w;
+	rc = iosim_profile_need_count(rd, root, "", "page_bytes", &w);
+	if (rc < 0)
+		return rc;
+	if (w != IOSIM_PROFILE_PAGE_BYTES)
+		return iosim_profile_err(
+			rd->err, -EINVAL, rd->name, "page_bytes",
+			"%lld, but iosim simulates %d-byte "
+			"pages only",
+			(long long)w, IOSIM_PROFILE_PAGE_BYTES);
+	rc = iosim_profile_need_number(rd, root, "", "duration_s",
+				       &prof->duration_s);
+	if (rc < 0)
+		return rc;
+	if ((rc = iosim_profile_read_txns(rd, root, prof)) < 0 ||
+	    (rc = iosim_profile_read_rels(rd, root, prof)) < 0 ||
+	    (rc = iosim_profile_read_background(rd, root, prof)) < 0 ||
+	    (rc = iosim_profile_read_layout(rd, root, prof)) < 0)
+		return rc;
+	return 0;
+}
+
+/* Whether a share map sums to ~1 (or to 0 when total is 0). */
+static int iosim_profile_check_shares(const double *shares, int64_t total,
+				      const char *name, const char *path,
+				      struct err *err)
+{
+	char sub[256];
+	double sum = 0;
+	int r;
+
+	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++) {
+		if (!(shares[r] >= 0 && shares[r] <= 1))
+			return iosim_profile_err(
+				err, -EINVAL, name,
+				iosim_profile_path(sub, sizeof(sub), path,
+						   iosim_profile_rel_names[r]),
+				"share %g is not between 0 and 1", shares[r]);
+		sum += shares[r];
+	}
+	if (fabs(sum - 1) <= IOSIM_PROFILE_SHARE_SLACK)
+		return 0;
+	if (sum == 0 && total == 0)
+		return 0;
+	if (sum == 0)
+		return iosim_profile_err(err, -EINVAL, name, path,
+					 "no shares for %lld blocks",
+					 (long long)total);
+	return iosim_profile_err(err, -EINVAL, name, path,
+				 "shares sum to %.4g, not 1 (±%g)", sum,
+				 IOSIM_PROFILE_SHARE_SLACK);
+}
+
+/* A rate: finite and >= 0. */
+static int iosim_profile_check_rate(double v, const char *name,
+				    const char *path, struct err *err)
+{
+	if (isfinite(v) && v >= 0)
+		return 0;
+	return iosim_profile_err(err, -EINVAL, name, path,
+				 "%g is not a rate (a number >= 0)", v);
+}
+
+int iosim_profile_validate(const struct iosim_profile *prof, const char *name,
+			   struct err *err)
+{
+	char path[256], sub[256];
+	size_t k;
+	int type, r, d, rc;
+
+	if (prof->warehouses < 1 ||
+	    prof->warehouses > IOSIM_PROFILE_WAREHOUSES_MAX)
+		return iosim_profile_err(err, -EINVAL, name, "warehouses",
+					 "must be 1 to %d, found %d",
+					 IOSIM_PROFILE_WAREHOUSES_MAX,
+					 prof->warehouses);
+	if (!(isfinite(prof->duration_s) && prof->duration_s > 0))
+		return iosim_profile_err(err, -EINVAL, name, "duration_s",
+					 "must be more than 0, found %g",
+					 prof->duration_s);
+	for (type = 0; type < TXN_NR; type++) {
+		const struct iosim_profile_txn *t = &prof->txn[type];
+
+		iosim_profile_path(path, sizeof(path), "transactions",
+				   txn_type_name(type));
+		for (k = 0; k < IOSIM_PROFILE_NKEYS(iosim_profile_txn_keys);
+		     k++) {
+			int64_t v = *(const int64_t *)((const char *)t +
+						       iosim_profile_txn_keys[k]
+							       .offset);
+
+			if (v < 0)
+				return iosim_profile_err(
+					err, -EINVAL, name,
+					iosim_profile_path(
+						sub, sizeof(sub), path,
+						iosim_profile_txn_keys[k].key),
+					"negative count %lld", (long long)v);
+		}
+		if (t->commits > t->calls)
+			return iosim_profile_err(
+				err, -EINVAL, name, path,
+				"%lld commits but only %lld calls",
+				(long long)t->commits, (long long)t->calls);
+		rc = iosim_profile_check_shares(
+			t->read_share, t->shared_blks_read, name,
+			iosim_profile_path(sub, sizeof(sub), path,
+					   "read_share"),
+			err);
+		if (rc < 0)
+			return rc;
+		rc = iosim_profile_check_shares(
+			t->dirtied_share, t->shared_blks_dirtied, name,
+			iosim_profile_path(sub, sizeof(sub), path,
+					   "dirtied_share"),
+			err);
+		if (rc < 0)
+			return rc;
+	}
+	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++) {
+		const struct iosim_profile_relation *rel = &prof->rel[r];
+
+		iosim_profile_path(path, sizeof(path), "relations",
+				   iosim_profile_rel_names[r]);
+		/* page numbers are 32 bits in the pagemap */
+		if (rel->pages < 1 || rel->pages > UINT32_MAX)
+			return iosim_profile_err(
+				err, -EINVAL, name,
+				iosim_profile_path(sub, sizeof(sub), path,
+						   "pages"),
+				"%lld is not a size in pages (1 to %u)",
+				(long long)rel->pages, UINT32_MAX);
+		if (!(rel->rows_per_page > 0 &&
+		      rel->rows_per_page <= IOSIM_PROFILE_PAGE_BYTES))
+			return iosim_profile_err(
+				err, -EINVAL, name,
+				iosim_profile_path(sub, sizeof(sub), path,
+						   "rows_per_page"),
+				"%g is not between 0 (excluded) and %d",
+				rel->rows_per_page, IOSIM_PROFILE_PAGE_BYTES);
+	}
+	for (k = 0; k < IOSIM_PROFILE_NKEYS(iosim_profile_background_keys);
+	     k++) {
+		rc = iosim_profile_check_rate(
+			*(const double *)((const char *)&prof->background +
+					  iosim_profile_background_keys[k]
+						  .offset),
+			name,
+			iosim_profile_path(
+				sub, sizeof(sub), "background",
+				iosim_profile_background_keys[k].key),
+			err);
+		if (rc < 0)
+			return rc;
+	}
+	if (prof->background.ndevices < 0 ||
+	    prof->background.ndevices > IOSIM_PROFILE_DEVICES_MAX)
+		return iosim_profile_err(
+			err, -EINVAL, name, "background.devices",
+			"%d devices (at most %d)", prof->background.ndevices,
+			IOSIM_PROFILE_DEVICES_MAX);
+	for (d = 0; d < prof->background.ndevices; d++) {
+		const struct iosim_profile_device *dev =
+			&prof->background.device[d];
+
+		if (!dev->name[0] ||
+		    strnlen(dev->name, sizeof(dev->name)) == sizeof(dev->name))
+			return iosim_profile_err(err, -EINVAL, name,
+						 "background.devices",
+						 "a device without a name");
+		if (d > 0 &&
+		    strcmp(dev->name, prof->background.device[d - 1].name) == 0)
+			return iosim_profile_err(
+				err, -EINVAL, name, "background.devices",
+				"device \"%s\" given twice", dev->name);
+		iosim_profile_path(path, sizeof(path), "background.devices",
+				   dev->name);
+		for (k = 0; k < IOSIM_PROFILE_NKEYS(iosim_profile_device_keys);
+		     k++) {
+			rc = iosim_profile_check_rate(
+				*(const double *)((const char *)dev +
+						  iosim_profile_device_keys[k]
+							  .offset),
+				name,
+				iosim_profile_path(
+					sub, sizeof(sub), path,
+					iosim_profile_device_keys[k].key),
+				err);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	if ((unsigned)prof->layout.kind >= IOSIM_PROFILE_LAYOUT_NR)
+		return iosim_profile_err(err, -EINVAL, name, "layout.kind",
+					 "unknown layout %d",
+					 (int)prof->layout.kind);
+	if (prof->layout.directories < 1 ||
+	    prof->layout.directories > IOSIM_PROFILE_DIRECTORIES_MAX)
+		return iosim_profile_err(err, -EINVAL, name,
+					 "layout.directories",
+					 "must be 1 to %d, found %d",
+					 IOSIM_PROFILE_DIRECTORIES_MAX,
+					 prof->layout.directories);
+	if (prof->layout.kind == IOSIM_PROFILE_LAYOUT_SINGLE &&
+	    prof->layout.directories != 1)
+		return iosim_profile_err(err, -EINVAL, name,
+					 "layout.directories",
+					 "%d directories for the single layout",
+					 prof->layout.directories);
+	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++)
+		if (prof->layout.placement[r] < -1 ||
+		    prof->layout.placement[r] >= prof->layout.directories)
+			return iosim_profile_err(
+				err, -EINVAL, name,
+				iosim_profile_path(sub, sizeof(sub),
+						   "layout.placement",
+						   iosim_profile_rel_names[r]),
+				"directory %d of %d (numbered from 0)",
+				prof->layout.placement[r],
+				prof->layout.directories);
+	return 0;
+}
+
+/* FNV-1a, 64 bits: names the exact bytes of a profile in a run's files. */
+static uint64_t iosim_profile_fnv1a64(const char *text, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)text[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+int iosim_profile_parse(const char *text, size_t len, const char *name,
+			struct iosim_profile *prof, struct err *err)
+{
+	struct iosim_profile_reader rd = {name, err};
+	json_t *root;
+	FILE *f;
+	int rc;
+
+	if (len == 0)
+		return iosim_profile_err(err, -ENODATA, name, NULL,
+					 "empty file");
+	f = fmemopen((void *)text, len, "r");
+	if (!f)
+		return iosim_profile_err(err, -errno, name, NULL, "%s",
+					 strerror(errno));
+	rc = resfile_parse(f, name, &root, err);
+	fclose(f);
+	if (rc < 0)
+		return rc;
+	rc = resfile_check(root, RESFILE_IOPROFILE, name, err);
+	if (rc == 0)
+		rc = iosim_profile_from_json(&rd, root, prof);
+	json_decref(root);
+	if (rc < 0)
+		return rc;
+	rc = iosim_profile_validate(prof, name, err);
+	if (rc < 0)
+		return rc;
+	snprintf(prof->checksum, sizeof(prof->checksum), "fnv1a64:%016llx",
+		 (unsigned long long)iosim_profile_fnv1a64(text, len));
+	return 0;
+}
+
+int iosim_profile_read(const char *path, struct iosim_profile *prof,
+		       struct err *err)
+{
+	struct stat st;
+	char *text;
+	size_t got = 0;
+	ssize_t n;
+	int fd, rc;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		return iosim_profile_err(err, rc, path, NULL, "%s",
+					 strerror(-rc));
+	}
+	if (fstat(fd, &st) < 0) {
+		rc = -errno;
+		close(fd);
+		return iosim_profile_err(err, rc, path, NULL, "%s",
+					 strerror(-rc));
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return iosim_profile_err(err, -EINVAL, path, NULL,
+					 "not a regular file");
+	}
+	if (st.st_size > IOSIM_PROFILE_FILE_MAX) {
+		close(fd);
+		return iosim_profile_err(err, -EFBIG, path, NULL,
+					 "%lld bytes, more than any I/O "
+					 "profile (%d)",
+					 (long long)st.st_size,
+					 IOSIM_PROFILE_FILE_MAX);
+	}
+	text = malloc((size_t)st.st_size + 1);
+	if (!text) {
+		close(fd);
+		return iosim_profile_err(err, -ENOMEM, path, NULL,
+					 "out of memory");
+	}
+	while (got < (size_t)st.st_size) {
+		n = read(fd, text + got, (size_t)st.st_size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = -errno;
+			free(text);
+			close(fd);
+			return iosim_profile_err(err, rc, path, NULL,
+						 "read error: %s",
+						 strerror(-rc));
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	rc = iosim_profile_parse(text, got, path, prof, err);
+	free(text);
+	return rc;
+}
+
+/*
+ * Set obj's key to v unless an earlier step failed (*rc < 0). v is
+ * always taken: attached to obj or freed. A NULL obj or v (out of
+ * memory) makes *rc -ENOMEM. The writer's steps are a flat list of
+ * these, so no step needs its own cleanup.
+ */
+static void iosim_profile_set(json_t *obj, const char *key, json_t *v, int *rc)
+{
+	if (*rc < 0 || !obj) {
+		json_decref(v);
+		*rc = -ENOMEM;
+		return;
+	}
+	/* json_object_set_new() takes v, even when it fails */
+	if (!v || json_object_set_new(obj, key, v) < 0)
+		*rc = -ENOMEM;
+}
+
+/* A string, or null when empty. */
+static json_t *iosim_profile_text(const char *s)
+{
+	return *s ? json_string(s) : json_null();
+}
+
+/* A share map with the relations whose share is not 0. */
+static json_t *iosim_profile_shares_json(const double *shares)
+{
+	json_t *map = json_object();
+	int r, rc = 0;
+
+	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++)
+		if (shares[r] != 0)
+			iosim_profile_set(map, iosim_profile_rel_names[r],
+					  json_real(shares[r]), &rc);
+	if (rc < 0) {
+		json_decref(map);
+		return NULL;
+	}
+	return map;
+}
+
+/* An object with the rates of keys[] of the struct at base. */
+static json_t *
+iosim_profile_rates_json(const struct iosim_profile_rate_key *keys,
+			 size_t nkeys, const void *base)
+{
+	json_t *obj = json_object();
+	size_t k;
+	int rc = 0;
+
+	for (k = 0; k < nkeys; k++)
+		iosim_profile_set(
+			obj, keys[k].key,
+			json_real(*(const double *)((const char *)base +
+						    keys[k].offset)),
+			&rc);
+	if (rc < 0) {
+		json_decref(obj);
+		return NULL;
+	}
+	return obj;
+}
+
+static json_t *iosim_profile_txn_json(const struct iosim_profile_txn *t)
+{
+	json_t *o = json_object();
+	size_t k;
+	int rc = 0;
+
+	for (k = 0; k < IOSIM_PROFILE_NKEYS(iosim_profile_txn_keys); k++) {
+		int64_t v =
+			*(const int64_t *)((const char *)t +
+					   iosim_profile_txn_keys[k].offset);
+
+		iosim_profile_set(o, iosim_profile_txn_keys[k].key,
+				  json_integer(v), &rc);
+	}
+	iosim_profile_set(o, "read_share",
+			  iosim_profile_shares_json(t->read_share), &rc);
+	iosim_profile_set(o, "dirtied_share",
+			  iosim_profile_shares_json(t->dirtied_share), &rc);
+	if (rc < 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *iosim_profile_layout_json(const struct iosim_profile_layout *lay)
+{
+	const char *kind = iosim_profile_layout_name(lay->kind);
+	json_t *o = json_object(), *place = json_object();
+	int r, rc = 0;
+
+	iosim_profile_set(o, "kind", json_string(kind ? kind : "?"), &rc);
+	iosim_profile_set(o, "directories", json_integer(lay->directories),
+			  &rc);
+	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++)
+		if (lay->placement[r] >= 0)
+			iosim_profile_set(place, iosim_profile_rel_names[r],
+					  json_integer(lay->placement[r]), &rc);
+	if (place && json_object_size(place) > 0)
+		iosim_profile_set(o, "placement", place, &rc);
+	else
+		json_decref(place);
+	if (rc < 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+json_t *iosim_profile_to_json(const struct iosim_profile *prof)
+{
+	const struct iosim_profile_background *bg = &prof->background;
+	json_t *root = json_object(), *txns = json_object(),
+	       *rels = json_object(), *bgo, *devs = json_object();
+	int rc = 0, type, r, d;
+
+	iosim_profile_set(root, "format", json_string(RESFILE_TAG_IOPROFILE),
+			  &rc);
+	iosim_profile_set(root, "oltpmark_version",
+			  iosim_profile_text(prof->oltpmark_version), &rc);
+	iosim_profile_set(root, "created", iosim_profile_text(prof->created),
+			  &rc);
+	iosim_profile_set(root, "config", iosim_profile_text(prof->config),
+			  &rc);
+	iosim_profile_set(root, "server_version",
+			  iosim_profile_text(prof->server_version), &rc);
+	iosim_profile_set(root, "warehouses", json_integer(prof->warehouses),
+			  &rc);
+	iosim_profile_set(root, "page_bytes",
+			  json_integer(IOSIM_PROFILE_PAGE_BYTES), &rc);
+	iosim_profile_set(root, "duration_s", json_real(prof->duration_s), &rc);
+	for (type = 0; type < TXN_NR; type++)
+		iosim_profile_set(txns, txn_type_name(type),
+				  iosim_profile_txn_json(&prof->txn[type]),
+				  &rc);
+	iosim_profile_set(root, "transactions", txns, &rc);
+	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++)
+		iosim_profile_set(rels, iosim_profile_rel_names[r],
+				  json_pack("{sIsf}", "pages",
+					    (json_int_t)prof->rel[r].pages,
+					    "rows_per_page",
+					    prof->rel[r].rows_per_page),
+				  &rc);
+	iosim_profile_set(root, "relations", rels, &rc);
+	bgo = iosim_profile_rates_json(
+		iosim_profile_background_keys,
+		IOSIM_PROFILE_NKEYS(iosim_profile_background_keys), bg);
+	for (d = 0; d < bg->ndevices; d++)
+		iosim_profile_set(
+			devs, bg->device[d].name,
+			iosim_profile_rates_json(
+				iosim_profile_device_keys,
+				IOSIM_PROFILE_NKEYS(iosim_profile_device_keys),
+				&bg->device[d]),
+			&rc);
+	iosim_profile_set(bgo, "devices", devs, &rc);
+	iosim_profile_set(root, "background", bgo, &rc);
+	iosim_profile_set(root, "layout",
+			  iosim_profile_layout_json(&prof->layout), &rc);
+	if (rc < 0) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
+int iosim_profile_write(const char *path, const struct iosim_profile *prof,
+			struct err *err)
+{
+	json_t *root;
+	int rc;
+
+	rc = iosim_profile_validate(prof, path, err);
+	if (rc < 0)
+		return rc;
+	root = iosim_profile_to_json(prof);
+	if (!root)
+		return err_set(err, -ENOMEM, "%s: out of memory", path);
+	rc = resfile_write_json(path, root, err);
+	json_decref(root);
+	return rc;
+}
+
+double iosim_profile_reads_per_call(const struct iosim_profile *prof,
+				    enum txn_type type,
+				    enum iosim_profile_rel rel)
+{
+	const struct iosim_profile_txn *t = &prof->txn[type];
+
+	return t->calls ? (double)t->shared_blks_read * t->read_share[rel] /
+				  (double)t->calls
+			: 0;
+}
+
+double iosim_profile_dirtied_per_call(const struct iosim_profile *prof,
+				      enum txn_type type,
+				      enum iosim_profile_rel rel)
+{
+	const struct iosim_profile_txn *t = &prof->txn[type];
+
+	return t->calls ? (double)t->shared_blks_dirtied *
+				  t->dirtied_share[rel] / (double)t->calls
+			: 0;
+}
+
+double iosim_profile_wal_bytes_per_call(const struct iosim_profile *prof,
+					enum txn_type type)
+{
+	const struct iosim_profile_txn *t = &prof->txn[type];
+
+	return t->calls ? (double)t->wal_bytes / (double)t->calls : 0;
+}
+
+int64_t iosim_profile_total_pages(const struct iosim_profile *prof)
+{
+	int64_t sum = 0;
+	int r;
+
+	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++)
+		sum += prof->rel[r].pages;
+	return sum;
+}
