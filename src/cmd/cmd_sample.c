@@ -24,16 +24,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "analysis/parsers/parse_procstat.h"
 #include "src/base/clock.h"
 #include "src/base/log.h"
 #include "src/base/procstat.h"
 #include "src/cmd/cmd.h"
 #include "src/cmd/opt.h"
 
-/* The header line: the format's version, as for mix.csv. */
-#define SAMPLE_PROCSTAT_HEADER                                          \
-	"epoch_s,user,nice,system,idle,iowait,irq,softirq,steal,guest," \
-	"guest_nice\n"
+/* The header line, the format's version, is the reader's. */
+#define SAMPLE_PROCSTAT_HEADER PARSE_PROCSTAT_HEADER "\n"
 
 /* Write all of buf to fd, retrying short writes and EINTR. */
 static int write_all(int fd, const char *buf, size_t len)
