@@ -853,17 +853,42 @@ static void runs_left_out(struct cdoc *d, const struct cout_input *in)
 	}
 }
 
+/* Whether every label's scores come from block runs. */
+static bool all_blocks(const struct score_table *t)
+{
+	size_t l;
+
+	for (l = 0; l < t->nlabels; l++)
+		if (!row_has_blocks(t, l))
+			return false;
+	return t->nlabels > 0;
+}
+
 void compare_content_build(struct cdoc *d, const struct cout_input *in,
 			   bool html)
 {
 	const struct score_table *t = in->t;
 
-	compare_doc_heading(d, 1, "oltpmark compare: %s against %s", in->metric,
-			    t->labels[t->baseline]);
-	compare_doc_para(d, "Baseline: %s (%s).", t->labels[t->baseline],
-			 in->baseline_given
-				 ? "--baseline"
-				 : "the label whose first run started first");
+	if (all_blocks(t))
+		compare_doc_heading(d, 1,
+				    "oltpmark compare: %s, B over A in block "
+				    "runs",
+				    in->metric);
+	else
+		compare_doc_heading(d, 1, "oltpmark compare: %s against %s",
+				    in->metric, t->labels[t->baseline]);
+	if (all_blocks(t))
+		compare_doc_para(d,
+				 "Baseline: none needed: every label here is "
+				 "a block run, scored against the setting as "
+				 "found inside its own runs.");
+	else
+		compare_doc_para(d, "Baseline: %s (%s).",
+				 t->labels[t->baseline],
+				 in->baseline_given
+					 ? "--baseline"
+					 : "the label whose first run started "
+					   "first");
 	score_table(d, in);
 	score_legend(d, in);
 	steal_table(d, in);
