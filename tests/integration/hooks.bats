@@ -321,7 +321,8 @@ newdir() {
 		END { if (n < 4) { print n " samples"; bad = 1 }; exit bad }' "$f" >&2
 	# the sampler is gone (its PID may not be reused this soon)
 	[[ -f $CYCLE/procstat.pid ]]
-	! kill -0 "$(<"$CYCLE/procstat.pid")" 2>/dev/null
+	run kill -0 "$(<"$CYCLE/procstat.pid")"
+	((status != 0))
 }
 
 @test "procstat: sample-procstat refuses a bad source and a bad interval" {
