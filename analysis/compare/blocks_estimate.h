@@ -26,7 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "analysis/compare/blocks_schedule.h"
+#include "analysis/parsers/blocks_schedule.h"
 #include "src/base/err.h"
 
 /* One measured block. */

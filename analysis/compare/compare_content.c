@@ -18,7 +18,37 @@
 #include "analysis/parsers/parse_perflock.h"
 
 /* Columns per configuration in the score table. */
-#define SCORE_COLS 5
+#define SCORE_COLS 7
+
+/*
+ * A time for the resolution column: minutes under an hour, hours under
+ * two days, then days; ">1000 d" for what no experiment could run.
+ */
+static void put_duration(struct cdoc *d, struct cdoc_table *tab, size_t row,
+			 size_t col, double s)
+{
+	if (isnan(s))
+		return;
+	if (!isfinite(s) || s > 1000 * 86400.0)
+		compare_doc_cell(d, tab, row, col, ">1000 d");
+	else if (s < 3600)
+		compare_doc_cell(d, tab, row, col, "%.0f min", ceil(s / 60));
+	else if (s < 48 * 3600)
+		compare_doc_cell(d, tab, row, col, "%.1f h", s / 3600);
+	else
+		compare_doc_cell(d, tab, row, col, "%.1f d", s / 86400);
+}
+
+/* Whether any cell of row l is scored from block runs. */
+static bool row_has_blocks(const struct score_table *t, size_t l)
+{
+	size_t c;
+
+	for (c = 0; c < t->nconfigs; c++)
+		if (score_cell(t, l, c)->blocks)
+			return true;
+	return false;
+}
 
 static void score_table(struct cdoc *d, const struct cout_input *in)
 {
@@ -36,6 +66,8 @@ static void score_table(struct cdoc *d, const struct cout_input *in)
 		compare_doc_attach(tab, k + 2);
 		compare_doc_col(d, tab, k + 3, "n", true, 2);
 		compare_doc_col(d, tab, k + 4, "CoV %", true, 2);
+		compare_doc_col(d, tab, k + 5, "MDE %", true, 2);
+		compare_doc_col(d, tab, k + 6, "1 % in", true, 2);
 		compare_doc_group(d, tab, k, SCORE_COLS, (int)c + 1,
 				  runset_config_title(t->configs[c]));
 	}
@@ -72,10 +104,17 @@ static void score_table(struct cdoc *d, const struct cout_input *in)
 			if (cell->n >= 2)
 				compare_doc_num(d, tab, row, k + 4,
 						100 * cell->cov, 2);
-			else if (cell->n == 1)
+			else if (cell->n == 1 && !cell->blocks)
 				compare_doc_cell(d, tab, row, k + 4, "-");
+			if (isfinite(cell->mde_pct))
+				compare_doc_num(d, tab, row, k + 5,
+						cell->mde_pct, 2);
+			put_duration(d, tab, row, k + 6, cell->resolve_s);
 		}
-		if (l == t->baseline)
+		if (row_has_blocks(t, l))
+			compare_doc_cell(d, tab, row, ncols - 1,
+					 "(blocks: B over A)");
+		else if (l == t->baseline)
 			compare_doc_cell(d, tab, row, ncols - 1, "(baseline)");
 	}
 }
@@ -95,6 +134,25 @@ static void score_legend(struct cdoc *d, const struct cout_input *in)
 		"runs. CoV: their coefficient of variation (sd / mean). "
 		"-: no scored run.",
 		in->metric);
+	compare_doc_para(
+		d,
+		"MDE: the smallest difference the experiment behind the score "
+		"could have detected (95 %% confidence, 80 %% power), from its "
+		"own measured noise: a real difference of that size is "
+		"starred four times in five, a smaller one may well not be, "
+		"so no star means \"smaller than about the MDE\", not \"no "
+		"difference\". 1 %% in: how long the same design would need "
+		"to resolve 1 %% (its runs of both labels, or its block "
+		"run), if the host stays as noisy.");
+	if (t->nblock_cells)
+		compare_doc_para(
+			d,
+			"(blocks: B over A): the label's runs are block runs "
+			"(docs/blocks.md): the setting was switched inside each "
+			"run, A B B A A B B A ..., and the score is the NOTPM of "
+			"its B blocks over its own A blocks (the setting as "
+			"found), not the baseline's; its interval treats each "
+			"A B B A group as one independent unit. n: block runs.");
 	if (t->ncomparisons == 0)
 		compare_doc_para(d,
 				 "No label has two or more scored runs in a "
@@ -112,9 +170,12 @@ static void score_legend(struct cdoc *d, const struct cout_input *in)
 			d,
 			"*: the interval excludes 100, i.e. the difference is "
 			"significant at 95 %% (Welch's t-test on the "
-			"logarithms). Intervals and stars are unadjusted for "
+			"logarithms%s). Intervals and stars are unadjusted for "
 			"the %zu comparisons in this table (--holm adjusts "
 			"the stars).",
+			t->nblock_cells ? "; for block scores, the t-test of "
+					  "the A B B A groups"
+					: "",
 			t->ncomparisons);
 	for (c = 0; c < t->nconfigs; c++)
 		if (score_cell(t, t->baseline, c)->n == 0)
@@ -124,6 +185,61 @@ static void score_legend(struct cdoc *d, const struct cout_input *in)
 				"there are no scores.",
 				runset_config_title(t->configs[c]),
 				t->labels[t->baseline]);
+}
+
+/*
+ * Per score with the steal term: the host's mean steal share, what one
+ * point of it cost, and how much of the variance the term removed.
+ */
+static void steal_table(struct cdoc *d, const struct cout_input *in)
+{
+	const struct score_table *t = in->t;
+	struct cdoc_table *tab;
+	size_t i, c;
+
+	if (t->nsteal_adjusted == 0)
+		return;
+	compare_doc_heading(d, 2, "Steal adjustment");
+	tab = compare_doc_table(d, 5, NULL);
+	compare_doc_col(d, tab, 0, "Label", false, 0);
+	compare_doc_col(d, tab, 1, "Configuration", false, 2);
+	compare_doc_col(d, tab, 2, "Steal %", true, 2);
+	compare_doc_col(d, tab, 3, "Cost %/point", true, 2);
+	compare_doc_col(d, tab, 4, "Variance removed %", true, 2);
+	for (i = 0; i < t->nlabels; i++) {
+		size_t l = score_row_label(t, i);
+
+		for (c = 0; c < t->nconfigs; c++) {
+			const struct score_cell *cell = score_cell(t, l, c);
+			size_t row;
+
+			if (!cell->steal_adjusted || !cell->has_score ||
+			    (l == t->baseline && !cell->blocks))
+				continue;
+			row = compare_doc_row(d, tab);
+			compare_doc_cell(d, tab, row, 0, "%s", t->labels[l]);
+			compare_doc_cell(d, tab, row, 1, "%s",
+					 runset_config_title(t->configs[c]));
+			compare_doc_num(d, tab, row, 2, cell->steal_pct, 2);
+			compare_doc_change(
+				d, tab, row, 3,
+				100 * (exp(cell->steal_coef / 100) - 1), 2);
+			compare_doc_num(d, tab, row, 4, 100 * cell->var_removed,
+					1);
+		}
+	}
+	compare_doc_para(
+		d,
+		"The host's steal time (sys/procstat.csv: CPU time the "
+		"hypervisor gave to others while this guest was runnable) "
+		"differed between the runs or blocks of these scores, so "
+		"ln NOTPM was fitted with a steal term, each label (or each "
+		"A B B A group) keeping its own level: Cost: the change in "
+		"NOTPM per point of steal (-1.5: one point of steal cost "
+		"1.5 %%; -1 is a CPU-bound run). Variance removed: the share "
+		"of the residual variance the term took out (negative: it "
+		"explained less than the degree of freedom it cost). Steal "
+		"%%: the mean share of the score's runs or blocks.");
 }
 
 static void contest_tables(struct cdoc *d, const struct cout_input *in)
@@ -740,26 +856,53 @@ static void runs_left_out(struct cdoc *d, const struct cout_input *in)
 	}
 }
 
+/* Whether every label's scores come from block runs. */
+static bool all_blocks(const struct score_table *t)
+{
+	size_t l;
+
+	for (l = 0; l < t->nlabels; l++)
+		if (!row_has_blocks(t, l))
+			return false;
+	return t->nlabels > 0;
+}
+
 void compare_content_build(struct cdoc *d, const struct cout_input *in,
 			   bool html)
 {
 	const struct score_table *t = in->t;
 
-	compare_doc_heading(d, 1, "oltpmark compare: %s%s against %s",
-			    in->rs->simulated ? "simulated " : "", in->metric,
-			    t->labels[t->baseline]);
+	if (all_blocks(t))
+		compare_doc_heading(d, 1,
+				    "oltpmark compare: %s%s, B over A in block "
+				    "runs",
+				    in->rs->simulated ? "simulated " : "",
+				    in->metric);
+	else
+		compare_doc_heading(d, 1, "oltpmark compare: %s%s against %s",
+				    in->rs->simulated ? "simulated " : "",
+				    in->metric, t->labels[t->baseline]);
 	if (in->rs->simulated)
 		compare_doc_para(
 			d, "Simulated runs: the iosim driver replayed an I/O "
 			   "profile on files (docs/iosim.md). Their NOTPM is "
 			   "simulated NOTPM, comparable only with other "
 			   "simulated runs.");
-	compare_doc_para(d, "Baseline: %s (%s).", t->labels[t->baseline],
-			 in->baseline_given
-				 ? "--baseline"
-				 : "the label whose first run started first");
+	if (all_blocks(t))
+		compare_doc_para(d,
+				 "Baseline: none needed: every label here is "
+				 "a block run, scored against the setting as "
+				 "found inside its own runs.");
+	else
+		compare_doc_para(d, "Baseline: %s (%s).",
+				 t->labels[t->baseline],
+				 in->baseline_given
+					 ? "--baseline"
+					 : "the label whose first run started "
+					   "first");
 	score_table(d, in);
 	score_legend(d, in);
+	steal_table(d, in);
 	contest_tables(d, in);
 	probe_tables(d, in);
 	profile_tables(d, in);

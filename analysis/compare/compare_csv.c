@@ -42,7 +42,9 @@ void compare_csv_write(FILE *f, const struct cout_input *in)
 	      "cov_pct,score,ci95_lo,ci95_hi,half_width,df,t,p,p_holm,"
 	      "significant,notpm,new_order_p90_ms,new_order_mean_ms,cpu_pct,"
 	      "iowait_pct,ratio,host_cpu_ns,host_cpu_cov_pct,host_mem_ns,"
-	      "host_mem_cov_pct,host_fsync_ms,host_fsync_cov_pct\n",
+	      "host_mem_cov_pct,host_fsync_ms,host_fsync_cov_pct,design,"
+	      "mde_pct,resolve_1pct_runs,resolve_1pct_s,steal_pct,"
+	      "steal_coef,steal_var_removed\n",
 	      f);
 	for (i = 0; i < t->nlabels; i++) {
 		size_t l = score_row_label(t, i);
@@ -82,6 +84,16 @@ void compare_csv_write(FILE *f, const struct cout_input *in)
 			csv_num(f, 100 * cc->host_mem_cov);
 			csv_num(f, cc->host_fsync_ms);
 			csv_num(f, 100 * cc->host_fsync_cov);
+			fputs(s->blocks ? ",blocks" : ",runs", f);
+			csv_num(f, s->mde_pct);
+			csv_num(f, s->resolve_runs);
+			if (isinf(s->resolve_s))
+				fputs(",inf", f);
+			else
+				csv_num(f, s->resolve_s);
+			csv_num(f, s->steal_pct);
+			csv_num(f, s->steal_coef);
+			csv_num(f, s->var_removed);
 			fputc('\n', f);
 		}
 	}

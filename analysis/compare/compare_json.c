@@ -98,6 +98,26 @@ static json_t *json_scores(const struct cout_input *in, bool *oom)
 			jset(o, "p_holm", jnum(s->p_holm), oom);
 			jset(o, "significant", json_boolean(s->significant),
 			     oom);
+			jset(o, "design",
+			     json_string(s->blocks ? "blocks" : "runs"), oom);
+			if (s->blocks) {
+				jset(o, "blocks",
+				     json_integer((json_int_t)s->nblocks), oom);
+				jset(o, "groups",
+				     json_integer((json_int_t)s->groups), oom);
+			}
+			jset(o, "mde_pct", jnum(s->mde_pct), oom);
+			jset(o, "resolve_1pct_runs", jnum(s->resolve_runs),
+			     oom);
+			jset(o, "resolve_1pct_s",
+			     isinf(s->resolve_s) ? json_string("inf")
+						 : jnum(s->resolve_s),
+			     oom);
+			jset(o, "steal_pct", jnum(s->steal_pct), oom);
+			jset(o, "steal_adjusted",
+			     json_boolean(s->steal_adjusted), oom);
+			jset(o, "steal_coef", jnum(s->steal_coef), oom);
+			jset(o, "steal_var_removed", jnum(s->var_removed), oom);
 			jpush(arr, o, oom);
 		}
 	return arr;

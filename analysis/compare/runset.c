@@ -132,6 +132,50 @@ static void read_new_order(const json_t *summary, struct runset_run *run)
 	}
 }
 
+/*
+ * summary.json "blocks" (written by report for a run with blocks.csv):
+ * the blocks marked "ok", with their arm, NOTPM and steal share. A
+ * block whose figures are not usable is left out, as report would.
+ */
+static int read_blocks(const json_t *summary, struct runset_run *run)
+{
+	const json_t *b = json_object_get(summary, "blocks");
+	const json_t *items = json_object_get(b, "items"), *it;
+	size_t i, n;
+
+	run->block_s = NAN;
+	if (!json_is_object(b))
+		return 0;
+	run->block_run = true;
+	run->block_s = resfile_get_number(b, "block_s");
+	n = json_array_size(items);
+	if (n == 0)
+		return 0;
+	run->blocks = calloc(n, sizeof(*run->blocks));
+	if (!run->blocks)
+		return -ENOMEM;
+	json_array_foreach(items, i, it)
+	{
+		const char *use = json_str(it, "use"),
+			   *arm = json_str(it, "arm");
+		double block = resfile_get_number(it, "block");
+		double notpm = resfile_get_number(it, "notpm");
+		double steal = resfile_get_number(it, "steal_pct");
+		struct runset_block *k = &run->blocks[run->nblocks];
+
+		if (!use || strcmp(use, "ok") != 0 || !arm ||
+		    (strcmp(arm, "A") != 0 && strcmp(arm, "B") != 0) ||
+		    !(block >= 0) || !(notpm > 0) || !isfinite(notpm))
+			continue;
+		k->block = (size_t)block;
+		k->arm_b = strcmp(arm, "B") == 0;
+		k->notpm = notpm;
+		k->steal = steal >= 0 && steal <= 100 ? steal / 100 : NAN;
+		run->nblocks++;
+	}
+	return 0;
+}
+
 /* Fill run from the parsed meta.json and summary.json of dir. */
 static int fill_run(struct runset *rs, struct runset_run *run, const char *dir,
 		    const json_t *meta, const json_t *summary)
@@ -176,6 +220,10 @@ static int fill_run(struct runset *rs, struct runset_run *run, const char *dir,
 	run->no_p90_ms = NAN;
 	run->no_mean_ms = NAN;
 	read_new_order(summary, run);
+	run->steal_pct = resfile_get_number(json_object_get(summary, "host"),
+					    "steal_pct");
+	if (read_blocks(summary, run) < 0)
+		return -ENOMEM;
 	/* meta.json by report's rule, or a summary that says so */
 	run->diagnostic = resfile_meta_diagnostic(meta) ||
 			  resfile_get_truth(summary, "diagnostic") == 1;
@@ -192,7 +240,10 @@ static int fill_run(struct runset *rs, struct runset_run *run, const char *dir,
 		run->exclusion = RUNSET_DIAGNOSTIC;
 	else if (run->partial)
 		run->exclusion = RUNSET_PARTIAL;
-	else if (run->steady == 0)
+	else if (run->steady == 0 && !run->block_run)
+		/* a block run's arms alternate on purpose, and its
+		   estimate follows any drift: steady state is a whole
+		   run's question */
 		run->exclusion = RUNSET_NOT_STEADY;
 	else if (!(run->metric > 0) || !isfinite(run->metric))
 		run->exclusion = RUNSET_NO_METRIC;
@@ -561,6 +612,7 @@ void runset_free(struct runset *rs)
 		free(rs->runs[i].config);
 		free(rs->runs[i].driver);
 		free(rs->runs[i].start);
+		free(rs->runs[i].blocks);
 	}
 	free(rs->runs);
 	free_problems(rs->broken, rs->nbroken);

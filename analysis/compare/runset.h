@@ -30,6 +30,14 @@ enum runset_exclusion {
 	RUNSET_EXCLUSION_NR	 /* number of values */
 };
 
+/* One block of a block run that report marked as used (docs/blocks.md). */
+struct runset_block {
+	size_t block; /* block number in its run */
+	bool arm_b;   /* arm B (the variant applied), else A */
+	double notpm; /* NOTPM of its measured window, > 0 */
+	double steal; /* steal share of the window, 0..1, NAN unknown */
+};
+
 /* One run directory that was read. Strings are owned by the runset. */
 struct runset_run {
 	char *dir;		/* path as found below a DIR argument */
@@ -50,6 +58,13 @@ struct runset_run {
 	bool partial;		/* summary.json or run.json says partial */
 	int steady;		/* 1 steady, 0 not steady, -1 unknown */
 	int noncached_enforced; /* notes.noncached_enforced: 1, 0, -1 absent */
+	double steal_pct;	/* summary.json host.steal_pct over the
+				   window, NAN when unknown */
+	bool block_run;		/* summary.json has "blocks": a block run,
+				   scored by its blocks, not as a whole */
+	double block_s;		/* its planned block length, NAN unknown */
+	struct runset_block *blocks;	 /* its used blocks (owned) */
+	size_t nblocks;			 /* entries in blocks */
 	enum runset_exclusion exclusion; /* RUNSET_SCORED or why not */
 };
 

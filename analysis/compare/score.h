@@ -12,6 +12,17 @@
  * when its Holm-adjusted p-value is below 0.05; the family is every cell
  * that has an interval). With one run on either side there is no
  * interval. See docs/compare.md for the reasoning.
+ *
+ * Two more things decide a cell. Runs whose host took a different share
+ * of the CPU (steal, summary.json "host") are adjusted for it: the cost
+ * of one unit of steal share in ln(metric) is fitted within labels over
+ * every scored run of the configuration, and each run's logarithm moved
+ * to what it would have been at no steal, before the Welch test. And a
+ * label whose runs are block runs (docs/blocks.md) is scored from its
+ * blocks, arm B over arm A inside its own runs (blocks_estimate.h), not
+ * against the baseline. Every score carries its resolution: the
+ * smallest effect its experiment could have detected, and how long the
+ * same design would need to resolve 1 %.
  */
 #ifndef OLTPMARK_ANALYSIS_SCORE_H
 #define OLTPMARK_ANALYSIS_SCORE_H
@@ -24,27 +35,47 @@
 
 /* One label in one configuration. Numbers are NAN when unknown. */
 struct score_cell {
-	size_t n;	   /* scored runs */
-	size_t n_excluded; /* runs read but not scored (any reason) */
-	double mean;	   /* arithmetic mean of the metric */
-	double gmean;	   /* geometric mean of the metric */
-	double sd;	   /* sample standard deviation, NAN when n < 2 */
-	double cov;	   /* sd / mean as a fraction, NAN when n < 2 */
-	bool has_score;	   /* n >= 1 here and in the baseline */
-	double score;	   /* 100 * gmean / baseline gmean */
-	bool has_ci;	   /* n >= 2 here and in the baseline, not baseline */
-	double ci_lo;	   /* 95 % interval of the score, lower end */
-	double ci_hi;	   /* 95 % interval of the score, upper end */
-	double half_width; /* the larger of score - ci_lo and ci_hi - score */
-	double diff_log;   /* mean ln x - mean ln x_baseline */
-	double se_log;	   /* Welch standard error of diff_log */
-	double df;	   /* Welch-Satterthwaite degrees of freedom */
-	double t;	   /* diff_log / se_log */
-	double t_crit;	   /* t(df, 0.975) */
-	double p;	   /* two-sided p-value, unadjusted */
-	double p_holm;	   /* Holm-adjusted p-value (computed always) */
-	bool significant;  /* the '*': by the interval, or Holm with --holm */
+	size_t n;	     /* scored runs */
+	size_t n_excluded;   /* runs read but not scored (any reason) */
+	double mean;	     /* arithmetic mean of the metric */
+	double gmean;	     /* geometric mean of the metric */
+	double sd;	     /* sample standard deviation, NAN when n < 2 */
+	double cov;	     /* sd / mean as a fraction, NAN when n < 2 */
+	bool has_score;	     /* n >= 1 here and in the baseline */
+	double score;	     /* 100 * gmean / baseline gmean */
+	bool has_ci;	     /* n >= 2 here and in the baseline, not baseline */
+	double ci_lo;	     /* 95 % interval of the score, lower end */
+	double ci_hi;	     /* 95 % interval of the score, upper end */
+	double half_width;   /* the larger of score - ci_lo and ci_hi - score */
+	double diff_log;     /* mean ln x - mean ln x_baseline */
+	double se_log;	     /* Welch standard error of diff_log */
+	double df;	     /* Welch-Satterthwaite degrees of freedom */
+	double t;	     /* diff_log / se_log */
+	double t_crit;	     /* t(df, 0.975) */
+	double p;	     /* two-sided p-value, unadjusted */
+	double p_holm;	     /* Holm-adjusted p-value (computed always) */
+	bool significant;    /* the '*': by the interval, or Holm with --holm */
+	bool blocks;	     /* scored from block runs: B over A inside them */
+	size_t nblocks;	     /* blocks: blocks fitted */
+	size_t groups;	     /* blocks: A B B A groups fitted */
+	bool steal_adjusted; /* the steal term is in this score */
+	double steal_coef;   /* its cost in ln(metric) per unit of steal
+				share (NAN without it) */
+	double steal_pct;    /* mean steal % of the cell's runs or blocks,
+				NAN unknown */
+	double var_removed;  /* share of the residual variance the steal
+				term removed (NAN without it) */
+	double mde_pct;	     /* smallest effect detectable at 95 %
+				confidence with 80 % power, as a score
+				difference in %; NAN without an interval */
+	double resolve_runs; /* whole runs: runs per label for an MDE of
+				1 %; NAN for blocks or without an interval */
+	double resolve_s;    /* seconds the same design needs for an MDE
+				of 1 %: runs of both labels, or the block
+				run's groups; NAN unknown, INFINITY beyond */
 };
+
+#define SCORE_RESOLVE 0.01 /* the effect every score's resolution names */
 
 /* The whole table. Strings point into the runset it was computed from. */
 struct score_table {
@@ -55,6 +86,8 @@ struct score_table {
 	size_t baseline;	  /* row of the baseline label */
 	bool holm;		  /* stars decided by Holm-adjusted p */
 	size_t ncomparisons;	  /* cells with an interval (Holm's family) */
+	size_t nblock_cells;	  /* cells scored from block runs */
+	size_t nsteal_adjusted;	  /* cells with the steal term */
 	struct score_cell *cells; /* [label * nconfigs + config] */
 };
 
@@ -63,7 +96,8 @@ struct score_table {
  * some run read, else -ENOENT and err names it and lists the labels.
  * Without, the label whose earliest run (meta.json start) started first
  * among labels with at least one scored run (if none has, among all),
- * ties and unknown start times broken by name. *baseline points into rs.
+ * ties and unknown start times broken by name; labels whose runs are
+ * all block runs come last (they are scored against themselves). *baseline points into rs.
  * -ENOENT also when rs holds no runs.
  */
 int score_pick_baseline(const struct runset *rs, const char *wanted,

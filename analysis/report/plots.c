@@ -33,15 +33,21 @@
 #define PLOTS_IOSTAT_DEVICES 8	 /* busiest devices drawn */
 #define PLOTS_CKPT_MAX	     200 /* checkpoints drawn on the NOTPM plot */
 #define PLOTS_CKPT_COLOR     "#ff7f0e"
+#define PLOTS_STEAL_COLOR    "#d62728"
+#define PLOTS_BLOCK_COLOR    "#2ca02c"
+#define PLOTS_BLOCK_ID	     300  /* first object id of the B blocks */
+#define PLOTS_BLOCKS_MAX     2000 /* B blocks shaded */
 
 /* What the drawing functions share. */
 struct plot_ctx {
-	char dir[PATH_MAX];	    /* run_dir/plots */
-	const char *run_dir;	    /* the run directory */
-	const struct summary *sum;  /* window, figures */
-	const struct ts_series *ts; /* per-interval series */
-	double start_epoch_s;	    /* meta.json start, NAN if unknown */
-	struct plots_result *out;   /* what was drawn */
+	char dir[PATH_MAX];	       /* run_dir/plots */
+	const char *run_dir;	       /* the run directory */
+	const struct summary *sum;     /* window, figures */
+	const struct ts_series *ts;    /* per-interval series */
+	double start_epoch_s;	       /* meta.json start, NAN if unknown */
+	const struct hostshare *host;  /* sys/procstat.csv, or NULL */
+	const struct blockrun *blocks; /* a block run's blocks, or NULL */
+	struct plots_result *out;      /* what was drawn */
 };
 
 static void note(struct plots_result *p, const char *fmt, ...)
@@ -221,6 +227,75 @@ static size_t checkpoint_marks(FILE *f, const struct summary *s, double x_end)
 	return drawn;
 }
 
+/*
+ * The host's steal share per sample interval, in %, into notpm-steal.dat
+ * (the step starts where the interval does). false when there is none.
+ */
+static bool steal_data(struct plot_ctx *c)
+{
+	const struct procstat_series *ps;
+	size_t i;
+	FILE *f;
+
+	if (!c->host || !c->host->known || c->host->series.n < 2)
+		return false;
+	ps = &c->host->series;
+	f = create(c, "notpm-steal.dat");
+	if (!f)
+		return false;
+	fputs("t_s,steal_pct\n", f);
+	for (i = 1; i < ps->n; i++) {
+		struct procstat_shares sh;
+		struct err e;
+
+		err_clear(&e);
+		if (procstat_shares(&ps->samples[i - 1].cpu,
+				    &ps->samples[i].cpu, &sh, &e) < 0)
+			continue;
+		fprintf(f, "%.3f,%.3f\n", ps->samples[i - 1].t_s,
+			100 * sh.share[PROCSTAT_STEAL]);
+	}
+	return close_ok(c, f, "notpm");
+}
+
+/* Shade the B blocks of a block run (objects from PLOTS_BLOCK_ID). */
+static size_t block_marks(FILE *f, const struct blockrun *b, double x_end)
+{
+	size_t i, drawn = 0;
+
+	if (!b || !b->present)
+		return 0;
+	for (i = 0; i < b->n && drawn < PLOTS_BLOCKS_MAX; i++) {
+		const struct blocks_block *r = &b->blocks[i].row;
+		double a = r->start_s < 0 ? 0 : r->start_s;
+		double e = r->end_s > x_end ? x_end : r->end_s;
+
+		if (r->arm != BLOCKS_ARM_B || e <= a)
+			continue;
+		fprintf(f,
+			"set object %zu rectangle from %.3f, graph 0 to %.3f, "
+			"graph 1 fillcolor rgb '" PLOTS_BLOCK_COLOR
+			"' fillstyle transparent solid 0.12 noborder behind\n",
+			PLOTS_BLOCK_ID + drawn, a, e);
+		drawn++;
+	}
+	return drawn;
+}
+
+/* The NOTPM plot's caption: what its marks mean. */
+static const char *notpm_title(size_t ckpts, size_t bmarks, bool steal)
+{
+	static char t[256];
+
+	snprintf(t, sizeof(t),
+		 "NOTPM over time (ramp-up shaded grey, measured window "
+		 "between the dashed lines%s%s%s)",
+		 ckpts ? ", server checkpoints in orange" : "",
+		 bmarks ? ", the variant's B blocks in green" : "",
+		 steal ? ", the host's steal share in red, right axis" : "");
+	return t;
+}
+
 /* ---- workload ---- */
 
 static void plot_notpm(struct plot_ctx *c)
@@ -229,7 +304,8 @@ static void plot_notpm(struct plot_ctx *c)
 	const struct summary *s = c->sum;
 	size_t n = timeseries_count(ts), i;
 	double x_end, ws = s->start_ms / 1000.0;
-	size_t ckpts;
+	size_t ckpts, bmarks;
+	bool steal;
 	FILE *f;
 
 	if (n == 0) {
@@ -268,6 +344,7 @@ static void plot_notpm(struct plot_ctx *c)
 		if (!close_ok(c, f, "notpm"))
 			return;
 	}
+	steal = steal_data(c);
 	f = create(c, "notpm.gp");
 	if (!f)
 		return;
@@ -275,6 +352,11 @@ static void plot_notpm(struct plot_ctx *c)
 			 "seconds since the start of the run",
 			 "transactions per minute");
 	fprintf(f, "set xrange [0:%.3f]\nset yrange [0:*]\n", x_end);
+	if (steal)
+		fputs("set y2label 'steal % of all CPU time'\n"
+		      "set y2range [0:*]\nset y2tics\nset ytics nomirror\n",
+		      f);
+	bmarks = block_marks(f, c->blocks, x_end);
 	window_marks(f, s, x_end);
 	ckpts = checkpoint_marks(f, s, x_end);
 	if (s->ckpts.n > ckpts)
@@ -292,6 +374,16 @@ static void plot_notpm(struct plot_ctx *c)
 		      "solid 0.18 noborder linecolor rgb '" PLOTS_CKPT_COLOR
 		      "' title 'checkpoint'",
 		      f);
+	if (bmarks)
+		fputs(", \\\n     keyentry with boxes fillstyle transparent "
+		      "solid 0.12 noborder linecolor rgb '" PLOTS_BLOCK_COLOR
+		      "' title 'B blocks (variant applied)'",
+		      f);
+	if (steal)
+		fputs(", \\\n     'notpm-steal.dat' using 1:2 skip 1 axes x1y2 "
+		      "with steps linewidth 1 linecolor rgb '" PLOTS_STEAL_COLOR
+		      "' title 'host steal %'",
+		      f);
 	if (s->steady.steady >= 0)
 		fprintf(f,
 			", \\\n     'notpm-fit.dat' using 1:2 skip 1 "
@@ -300,12 +392,7 @@ static void plot_notpm(struct plot_ctx *c)
 			s->steady.change_pct);
 	fputc('\n', f);
 	if (close_ok(c, f, "notpm"))
-		render(c, "notpm",
-		       ckpts ? "NOTPM over time (ramp-up shaded grey, measured "
-			       "window between the dashed lines, server "
-			       "checkpoints in orange)"
-			     : "NOTPM over time (ramp-up shaded, measured "
-			       "window between the dashed lines)",
+		render(c, "notpm", notpm_title(ckpts, bmarks, steal),
 		       PLOT_WORKLOAD);
 }
 
@@ -701,6 +788,7 @@ out:
 
 int plots_make(const char *run_dir, const struct summary *s,
 	       const struct ts_series *ts, const json_t *meta,
+	       const struct hostshare *host, const struct blockrun *blocks,
 	       struct plots_result *out, struct err *err)
 {
 	struct plot_ctx c;
@@ -715,6 +803,8 @@ int plots_make(const char *run_dir, const struct summary *s,
 	c.run_dir = run_dir;
 	c.sum = s;
 	c.ts = ts;
+	c.host = host;
+	c.blocks = blocks;
 	c.out = out;
 	c.start_epoch_s = plots_run_start(meta);
 	out->gnuplot = gnuplot_available(out->why_not, sizeof(out->why_not));

@@ -18,6 +18,8 @@
 
 #include <jansson.h>
 
+#include "analysis/report/blockrun.h"
+#include "analysis/report/hostshare.h"
 #include "analysis/report/summary.h"
 #include "analysis/report/timeseries.h"
 #include "src/base/err.h"
@@ -57,11 +59,14 @@ struct plots_result {
  * Draw every plot the run's files allow into run_dir/plots/ (created;
  * old .png, .svg, .gp and .dat files there are removed first). meta is
  * meta.json (may be NULL; its "start" places sys/ samples on the run's
- * clock). Fills *out. Returns 0 (problems are notes in *out), or a
+ * clock). host (sys/procstat.csv) adds the steal share to the NOTPM plot
+ * and blocks (a block run's) shades its B blocks there; either may be
+ * NULL or unknown. Fills *out. Returns 0 (problems are notes in *out), or a
  * negative errno when plots/ cannot be created.
  */
 int plots_make(const char *run_dir, const struct summary *s,
 	       const struct ts_series *ts, const json_t *meta,
+	       const struct hostshare *host, const struct blockrun *blocks,
 	       struct plots_result *out, struct err *err);
 
 /*

@@ -24,7 +24,9 @@
 
 #include <jansson.h>
 
+#include "analysis/report/blockrun.h"
 #include "analysis/report/checkpoints.h"
+#include "analysis/report/hostshare.h"
 #include "analysis/report/html.h"
 #include "analysis/report/mixcsv.h"
 #include "analysis/report/plots.h"
@@ -42,6 +44,8 @@ struct report_ctx {
 	struct sum_meta meta_info; /* meta.json's fields */
 	struct summary sum;	   /* the figures */
 	struct ts_series ts;	   /* the time series */
+	struct hostshare host;	   /* sys/procstat.csv over the window */
+	struct blockrun blocks;	   /* blocks.csv: a block run's blocks */
 };
 
 static int join(char *out, size_t size, const char *dir, const char *name,
@@ -95,14 +99,45 @@ static int write_atomic(const char *dir, const char *name,
 	return atomic_file_close(&af, fill(ctx, af.f, err), err);
 }
 
+/*
+ * summary.json: the summary's figures, then the host's share ("host")
+ * and a block run's blocks ("blocks"), each only when its file was read.
+ */
 static int fill_summary_json(struct report_ctx *ctx, FILE *f, struct err *err)
 {
-	return summary_write_json(&ctx->sum, f, err);
+	json_t *j = summary_to_json(&ctx->sum), *host, *blocks;
+	int rc;
+
+	if (!j)
+		return err_set(err, -ENOMEM, "summary.json: out of memory");
+	host = hostshare_json(&ctx->host);
+	blocks = blockrun_json(&ctx->blocks);
+	if ((ctx->host.known && !host) || (ctx->blocks.present && !blocks)) {
+		json_decref(j);
+		json_decref(host);
+		json_decref(blocks);
+		return err_set(err, -ENOMEM, "summary.json: out of memory");
+	}
+	if (host)
+		json_object_set_new(j, "host", host);
+	if (blocks)
+		json_object_set_new(j, "blocks", blocks);
+	rc = resfile_dump(j, f);
+	json_decref(j);
+	if (rc < 0)
+		return err_set(err, rc, "summary.json: write failed");
+	return 0;
 }
 
 static int fill_summary_txt(struct report_ctx *ctx, FILE *f, struct err *err)
 {
-	return summary_write_text(&ctx->sum, f, err);
+	int rc = summary_write_text(&ctx->sum, f, err);
+
+	if (rc < 0)
+		return rc;
+	hostshare_write_text(&ctx->host, f);
+	blockrun_write_text(&ctx->blocks, f);
+	return ferror(f) ? err_set(err, -EIO, "summary.txt: write failed") : 0;
 }
 
 static int fill_timeseries(struct report_ctx *ctx, FILE *f, struct err *err)
@@ -180,6 +215,7 @@ static int read_pass(struct report_ctx *ctx, const char *path, int pass,
 		rc = timeseries_add(&ctx->ts, &row, err);
 		if (rc == 0)
 			rc = summary_add(&ctx->sum, &row, err);
+		blockrun_add(&ctx->blocks, &row);
 		if (rc < 0) {
 			char msg[ERR_MSG_MAX];
 
@@ -315,13 +351,60 @@ static int read_checkpoints(struct report_ctx *ctx, struct err *err)
 	return 0;
 }
 
+/*
+ * A block run's blocks.csv, its windows within the summary's (whose end
+ * is not known yet when it is open: then not clipped there). A file
+ * that cannot be used is a warning: the run's blocks cannot be scored.
+ */
+static int read_blocks(struct report_ctx *ctx, struct err *err)
+{
+	char why[ERR_MSG_MAX + 64];
+	double end_s = ctx->sum.end_ms == SUM_OPEN_END
+			       ? INFINITY
+			       : ctx->sum.end_ms / 1000.0;
+	int rc;
+
+	rc = blockrun_read(ctx->dir, ctx->meta, plots_run_start(ctx->meta),
+			   ctx->sum.start_ms / 1000.0, end_s, &ctx->blocks, why,
+			   sizeof(why), err);
+	if (rc == 0 && why[0]) {
+		if (ctx->blocks.present)
+			summary_note(&ctx->sum, "%s", why);
+		else
+			summary_warn(&ctx->sum, "%s", why);
+	}
+	return rc;
+}
+
+/*
+ * sys/procstat.csv over the summary's window (closed by now), then each
+ * block's steal share. A file that cannot be used is a note.
+ */
+static int read_host(struct report_ctx *ctx, struct err *err)
+{
+	char why[ERR_MSG_MAX + 64];
+	int rc;
+
+	rc = hostshare_read(ctx->dir, plots_run_start(ctx->meta),
+			    ctx->sum.start_ms / 1000.0,
+			    ctx->sum.end_ms / 1000.0, &ctx->host, why,
+			    sizeof(why), err);
+	if (rc < 0)
+		return rc;
+	if (why[0])
+		summary_note(&ctx->sum, "%s", why);
+	blockrun_finish(&ctx->blocks, &ctx->host);
+	return 0;
+}
+
 static int make_plots_and_html(struct report_ctx *ctx, struct err *err)
 {
 	struct plots_result pr;
 	struct html_input in;
 	int rc;
 
-	rc = plots_make(ctx->dir, &ctx->sum, &ctx->ts, ctx->meta, &pr, err);
+	rc = plots_make(ctx->dir, &ctx->sum, &ctx->ts, ctx->meta, &ctx->host,
+			&ctx->blocks, &pr, err);
 	if (rc < 0)
 		return rc;
 	memset(&in, 0, sizeof(in));
@@ -372,6 +455,8 @@ int report_summarize(const char *run_dir, const struct report_options *opt,
 		goto out;
 	rc = timeseries_init(&ctx.ts, TS_INTERVAL_MS);
 	if (rc == 0)
+		rc = read_blocks(&ctx, err);
+	if (rc == 0)
 		rc = read_pass(&ctx, mix, 1, &truncated, &bytes, err);
 	if (rc < 0)
 		goto out;
@@ -392,6 +477,8 @@ int report_summarize(const char *run_dir, const struct report_options *opt,
 	if (rc == 0)
 		rc = summary_finish(&ctx.sum, truncated, err);
 	if (rc == 0)
+		rc = read_host(&ctx, err);
+	if (rc == 0)
 		rc = write_atomic(run_dir, "timeseries.csv", fill_timeseries,
 				  &ctx, err);
 	if (rc == 0)
@@ -404,6 +491,8 @@ int report_summarize(const char *run_dir, const struct report_options *opt,
 		rc = write_atomic(run_dir, "summary.json", fill_summary_json,
 				  &ctx, err);
 out:
+	blockrun_free(&ctx.blocks);
+	hostshare_free(&ctx.host);
 	summary_free(&ctx.sum);
 	timeseries_free(&ctx.ts);
 	json_decref(ctx.meta);

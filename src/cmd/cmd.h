@@ -11,13 +11,14 @@
 #define EXIT_WORK_FAILED 1
 #define EXIT_BAD_USAGE	 2
 
-int cmd_load(int argc, char **argv);	      /* src/cmd/cmd_load.c */
-int cmd_check(int argc, char **argv);	      /* src/cmd/cmd_check.c */
-int cmd_run(int argc, char **argv);	      /* src/cmd/cmd_run.c */
-int cmd_report(int argc, char **argv);	      /* src/cmd/cmd_report.c */
-int cmd_compare(int argc, char **argv);	      /* src/cmd/cmd_compare.c */
-int cmd_probe(int argc, char **argv);	      /* src/cmd/cmd_probe.c */
-int cmd_iosim_prepare(int argc, char **argv); /* cmd_iosim_prepare.c */
-int cmd_calibrate(int argc, char **argv);     /* cmd_calibrate.c */
+int cmd_load(int argc, char **argv);		/* src/cmd/cmd_load.c */
+int cmd_check(int argc, char **argv);		/* src/cmd/cmd_check.c */
+int cmd_run(int argc, char **argv);		/* src/cmd/cmd_run.c */
+int cmd_report(int argc, char **argv);		/* src/cmd/cmd_report.c */
+int cmd_compare(int argc, char **argv);		/* src/cmd/cmd_compare.c */
+int cmd_probe(int argc, char **argv);		/* src/cmd/cmd_probe.c */
+int cmd_iosim_prepare(int argc, char **argv);	/* cmd_iosim_prepare.c */
+int cmd_calibrate(int argc, char **argv);	/* cmd_calibrate.c */
+int cmd_sample_procstat(int argc, char **argv); /* src/cmd/cmd_sample.c */
 
 #endif

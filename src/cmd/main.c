@@ -26,6 +26,8 @@ static const struct {
 	 "measure the workload's I/O on PostgreSQL into an I/O profile"},
 	{"iosim-prepare", cmd_iosim_prepare,
 	 "create the files an iosim run of a profile needs"},
+	{"sample-procstat", cmd_sample_procstat,
+	 "sample /proc/stat's CPU times once a second, as CSV"},
 };
 
 static void usage(FILE *out)
@@ -36,7 +38,7 @@ static void usage(FILE *out)
 		"usage: oltpmark COMMAND [options]   (oltpmark COMMAND --help)\n\n"
 		"commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-13s %s\n", commands[i].name,
+		fprintf(out, "  %-15s %s\n", commands[i].name,
 			commands[i].summary);
 	fprintf(out, "\n  --version  print the version\n");
 }

@@ -85,9 +85,9 @@ check_subcommand() {
 	run "$OLTPMARK" --help
 	[ "$status" -eq 0 ]
 	# command lines: two spaces, a lower-case name, a description
-	listed=$(sed -n 's/^  \([a-z][a-z]*\)  *[a-z].*/\1/p' <<<"$output" |
+	listed=$(sed -n 's/^  \([a-z][a-z-]*\)  *[a-z].*/\1/p' <<<"$output" |
 		sort | tr '\n' ' ')
-	[ "$listed" = "calibrate check compare load probe report run " ]
+	[ "$listed" = "calibrate check compare iosim-prepare load probe report run sample-procstat " ]
 }
 
 @test "oltpmark load: every option of --help is in the man page and docs/load.md" {
@@ -112,6 +112,10 @@ check_subcommand() {
 
 @test "oltpmark probe: every option of --help is in the man page and docs/probe.md" {
 	check_subcommand probe
+}
+
+@test "oltpmark sample-procstat: every option of --help is in the man page and docs/sample-procstat.md" {
+	check_subcommand sample-procstat
 }
 
 @test "run/oltpmark-run: every option of --help is in docs/experiments.md" {

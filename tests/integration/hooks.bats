@@ -16,7 +16,7 @@
 load helpers
 
 ALL_HOOKS=(sysinfo vmstat iostat interrupts diskstats pg-stats hostprobe
-	readprofile lockstat perf-profile perf-lock)
+	procstat readprofile lockstat perf-profile perf-lock)
 
 setup_file() {
 	local h t0 t1
@@ -181,7 +181,7 @@ newdir() {
 	local h
 
 	for h in sysinfo vmstat iostat interrupts diskstats pg-stats hostprobe \
-		readprofile lockstat; do
+		procstat readprofile lockstat; do
 		if [[ -e $SYS/$h.err ]]; then
 			echo "$h.err: $(<"$SYS/$h.err")"
 			return 1
@@ -299,6 +299,46 @@ newdir() {
 	[[ ! -e $SYS/perf-lock.skipped ]] || skip "$(<"$SYS/perf-lock.skipped")"
 	grep -q 'contended' "$SYS/perf-lock.txt"
 	[[ ! -e $SYS/perf-lock.data ]]
+}
+
+@test "procstat: the CPU counters once a second, wall-clock stamped, then stopped" {
+	local f=$SYS/procstat.csv now
+
+	[[ ! -e $SYS/procstat.skipped && ! -e $SYS/.procstat.pid ]]
+	[[ $(head -n 1 "$f") == epoch_s,user,nice,system,idle,iowait,irq,softirq,steal,guest,guest_nice ]]
+	# samples a second apart for the ~3 s of the cycle (and the other
+	# hooks' start and stop), plus the one taken at stop; every row whole, times rising, counters never behind the row before
+	# (iowait may go back, see proc(5), so it is not checked).
+	now=${EPOCHREALTIME/,/.}
+	awk -F, -v now="$now" -v last="$(wc -l <"$f")" 'NR == 1 { next }
+		NF != 11 || $1 !~ /^[0-9]+\.[0-9][0-9][0-9]$/ { print "bad row " NR; bad = 1 }
+		$1 > now || $1 < now - 600 { print "time " $1 " not of this test"; bad = 1 }
+		NR > 2 && $1 <= t { print "time back at row " NR; bad = 1 }
+		NR > 2 && ($2 < u || $9 < st) { print "counter back at row " NR; bad = 1 }
+		NR > 2 && $1 - t > 1.5 { print "a gap of " $1 - t " s at row " NR; bad = 1 }
+		NR > 2 && NR < last && $1 - t < 0.5 { print "rows too close at " NR; bad = 1 }
+		{ t = $1; u = $2; st = $9; n++ }
+		END { if (n < 4) { print n " samples"; bad = 1 }; exit bad }' "$f" >&2
+	# the sampler is gone, or a zombie where PID 1 does not reap (its
+	# PID may not be reused this soon)
+	[[ -f $CYCLE/procstat.pid ]]
+	state=$(sed 's/.*) //' "/proc/$(<"$CYCLE/procstat.pid")/stat" 2>/dev/null | cut -d' ' -f1)
+	[[ -z $state || $state == Z ]]
+}
+
+@test "procstat: sample-procstat refuses a bad source and a bad interval" {
+	run "$OLTPMARK" sample-procstat --source "$BATS_TEST_TMPDIR/none" --count 1
+	((status == 1))
+	printf 'intr 1 2 3\n' >"$BATS_TEST_TMPDIR/stat"
+	run "$OLTPMARK" sample-procstat --source "$BATS_TEST_TMPDIR/stat" --count 1
+	((status == 1))
+	run "$OLTPMARK" sample-procstat --interval 0
+	((status == 2))
+	# an old kernel's four columns: the rest written as 0
+	printf 'cpu  10 20 30 40\ncpu0 10 20 30 40\n' >"$BATS_TEST_TMPDIR/stat"
+	run "$OLTPMARK" sample-procstat --source "$BATS_TEST_TMPDIR/stat" --count 2 --interval 0.05
+	((status == 0))
+	[[ ${#lines[@]} == 3 && ${lines[2]} == *,10,20,30,40,0,0,0,0,0,0 ]]
 }
 
 # probe_field FILE EXPR: a value of the probe's JSON (python3 expression
@@ -535,7 +575,7 @@ assert j["cpu"]["ns_per_op_min"] <= j["cpu"]["ns_per_op"]' "$SYS/hostprobe.$a.js
 
 	run "$HOOKS/run-all" list
 	((status == 0))
-	[[ ${lines[0]} == 'cheap: sysinfo vmstat iostat interrupts diskstats pg-stats hostprobe' ]]
+	[[ ${lines[0]} == 'cheap: sysinfo vmstat iostat interrupts diskstats pg-stats hostprobe procstat' ]]
 	[[ ${lines[1]} == 'diagnostic: readprofile lockstat perf-profile perf-lock' ]]
 
 	dir=$(newdir)/sys

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/compare/blocks_schedule.h"
+#include "analysis/parsers/blocks_schedule.h"
 #include "tests/unit/fixture_util.h"
 
 #define HDR BLOCKS_CSV_HEADER "\n"

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/common/stats.h"
 #include "analysis/compare/runset.h"
 #include "analysis/compare/score.h"
 #include "src/base/iso8601.h"
@@ -420,6 +421,96 @@ static void test_holm_stars(void **state)
 	runset_free(&rs);
 }
 
+/* A run with its host's steal share (summary.json "host"). */
+static void make_steal_run(const char *label, const char *name, int minute,
+			   double notpm, double steal_pct)
+{
+	char dir[4096], text[1024];
+
+	snprintf(dir, sizeof(dir), "%s/%s/cached/%s", root, label, name);
+	mkdirs(dir);
+	snprintf(text, sizeof(text),
+		 "{\"format\": \"oltpmark-meta/1\", \"label\": \"%s\", "
+		 "\"config\": \"cached\", "
+		 "\"start\": \"2026-01-01T10:%02d:00Z\"}\n",
+		 label, minute);
+	fixture_write_file(dir, "meta.json", text);
+	snprintf(text, sizeof(text),
+		 "{\"format\": \"oltpmark-summary/1\", \"notpm\": %.9f, "
+		 "\"partial\": false, \"measured_s\": 60, "
+		 "\"ramp_up_s\": 10, \"steady_state\": {\"steady\": true}, "
+		 "\"host\": {\"steal_pct\": %.6f}}\n",
+		 notpm, steal_pct);
+	fixture_write_file(dir, "summary.json", text);
+}
+
+/*
+ * Whole runs that differ in steal: NOTPM = 1000 x exp(-1.5 x steal) x
+ * (0.97 for label b) x a small wobble. Label b's runs had more steal,
+ * so without the term it would look about 5 % slower; with it, the
+ * fitted cost is -1.5 and the score 97 (the wobble aside), and the term
+ * removes most of the variance. Then the resolution of the score.
+ */
+static void test_steal_adjustment(void **state)
+{
+	static const double steal_a[] = {0.01, 0.05, 0.02, 0.08};
+	static const double steal_b[] = {0.04, 0.12, 0.06, 0.09};
+	static const double wobble[] = {0.002, -0.001, -0.002, 0.001};
+	struct runset rs;
+	struct score_table t;
+	const struct score_cell *c;
+	char name[16];
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "run-%d", i + 1);
+		make_steal_run("a", name, 2 * i,
+			       1000 * exp(-1.5 * steal_a[i] + wobble[i]),
+			       100 * steal_a[i]);
+		make_steal_run("b", name, 2 * i + 1,
+			       970 * exp(-1.5 * steal_b[i] - wobble[i]),
+			       100 * steal_b[i]);
+	}
+	compute(&rs, &t, "a", false);
+	c = cell(&t, "b", "cached");
+	assert_true(c->steal_adjusted);
+	assert_true(fabs(c->steal_coef - -1.5) < 0.1);
+	assert_true(fabs(c->score - 97) < 0.5);
+	assert_true(c->var_removed > 0.9);
+	assert_true(c->has_ci && c->ci_lo < 97 && c->ci_hi > 97);
+	assert_true(fabs(c->steal_pct - 7.75) < 1e-9);
+	/* the resolution: MDE from its own standard error and df */
+	assert_true(
+		fabs(c->mde_pct - 100 * (exp((stats_t_quantile(0.975, c->df) +
+					      stats_t_quantile(0.80, c->df)) *
+					     c->se_log) -
+					 1)) < 1e-9);
+	assert_true(c->resolve_runs >= 2);
+	assert_true(fabs(c->resolve_s - c->resolve_runs * 140) < 1e-6);
+	assert_int_equal(t.nsteal_adjusted, 1);
+	score_free(&t);
+	runset_free(&rs);
+
+	/* without steal shares: the plain Welch score, about 5 % down */
+	fixture_rm_rf(root);
+	mkdirs(root);
+	for (i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "run-%d", i + 1);
+		make_run("a", "cached", name, 2 * i,
+			 1000 * exp(-1.5 * steal_a[i] + wobble[i]), RUN_PLAIN);
+		make_run("b", "cached", name, 2 * i + 1,
+			 970 * exp(-1.5 * steal_b[i] - wobble[i]), RUN_PLAIN);
+	}
+	compute(&rs, &t, "a", false);
+	c = cell(&t, "b", "cached");
+	assert_false(c->steal_adjusted);
+	assert_true(isnan(c->var_removed));
+	assert_true(c->score < 96);
+	score_free(&t);
+	runset_free(&rs);
+}
+
 static void test_parse_time(void **state)
 {
 	(void)state;
@@ -451,6 +542,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_exclusions, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_holm_stars, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_steal_adjustment, setup,
 						teardown),
 		cmocka_unit_test(test_parse_time),
 	};

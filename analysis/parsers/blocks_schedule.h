@@ -11,8 +11,8 @@
  * known to be in force. The per-block NOTPM of those windows is what
  * blocks_estimate.h scores.
  */
-#ifndef OLTPMARK_ANALYSIS_BLOCKS_SCHEDULE_H
-#define OLTPMARK_ANALYSIS_BLOCKS_SCHEDULE_H
+#ifndef OLTPMARK_ANALYSIS_PARSERS_BLOCKS_SCHEDULE_H
+#define OLTPMARK_ANALYSIS_PARSERS_BLOCKS_SCHEDULE_H
 
 #include <stdbool.h>
 #include <stddef.h>

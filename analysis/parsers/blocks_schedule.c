@@ -6,7 +6,7 @@
  * arm or over the wrong seconds would bias the effect without a trace,
  * so a file wrong anywhere is refused whole, with the line that is.
  */
-#include "analysis/compare/blocks_schedule.h"
+#include "analysis/parsers/blocks_schedule.h"
 
 #include <errno.h>
 #include <math.h>
