@@ -30,18 +30,23 @@ teardown_file() {
 	for c in "$FAULTS_DIR"/*/.clusters/*/; do
 		[[ -e $c/.oltpmark-cluster ]] && "$RUN_PG" stop "$c" >/dev/null 2>&1
 	done
-	[[ ! -d ${DECOY_CGROUP-} ]] || rmdir "$DECOY_CGROUP"
 	rm -rf -- "$FAULTS_DIR"
 	pg_throwaway_stop
 }
 
-# Each test unmounts what it mounted, whatever happened.
+# Each test unmounts what it mounted and removes the cgroups it made,
+# whatever happened.
 teardown() {
 	local m
 	if [[ -f $BATS_TEST_TMPDIR/mounts ]]; then
 		while read -r m; do
 			umount "$m" && rmdir "$m"
 		done <"$BATS_TEST_TMPDIR/mounts"
+	fi
+	if [[ -f $BATS_TEST_TMPDIR/cgroups ]]; then
+		while read -r m; do
+			[[ ! -d $m ]] || rmdir "$m"
+		done <"$BATS_TEST_TMPDIR/cgroups"
 	fi
 }
 
@@ -249,7 +254,7 @@ leftover_processes() {
 
 @test "oltpmark-run killed mid non-cached run with a variant: --recover undoes exactly what it recorded" {
 	local res=$FAULTS_DIR/killed t=$FAULTS_DIR/variant-k pid i state
-	local user_pm cg="" child pm root
+	local user_pm cg="" child pm root decoy=""
 	mkdir -p "$t"
 	cat >"$t/variant" <<EOF
 #!/usr/bin/env bash
@@ -264,8 +269,9 @@ EOF
 	# beside the one oltpmark-run will make.
 	user_pm=$(head -n 1 "$PGTEST_DIR/data/postmaster.pid")
 	if [[ $(id -u) -eq 0 ]] && root=$(. "$REPO/run/lib.sh" && om_cgroup_memory_root); then
-		DECOY_CGROUP=${root#* }/oltpmark-decoy-$$
-		mkdir "$DECOY_CGROUP"
+		decoy=${root#* }/oltpmark-decoy-$$
+		echo "$decoy" >>"$BATS_TEST_TMPDIR/cgroups"
+		mkdir "$decoy"
 	fi
 	"$REPO/run/oltpmark-run" --configs noncached --runs 1 -w 1 -d 120 \
 		--ramp-up 0 --hooks vmstat --no-baseline --variant "v=$t/variant" \
@@ -315,7 +321,7 @@ EOF
 	[ "$(json_eval "$res/$(uname -r)+v/noncached/run-1/run.json" "d['partial']")" = True ]
 	if [[ -n $cg ]]; then
 		[ ! -e "${cg#* }" ]
-		[ -d "$DECOY_CGROUP" ]
+		[[ -z $decoy ]] || [ -d "$decoy" ]
 	fi
 	# the user's server is untouched
 	[ "$(head -n 1 "$PGTEST_DIR/data/postmaster.pid")" = "$user_pm" ]
