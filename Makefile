@@ -123,6 +123,14 @@ bench-run: oltpmark $(BENCH_BINS)
 demo:
 	$(Q)bash run/demo
 
+# make soak: one long run (SOAK_S seconds, default an hour) that fails when
+# oltpmark's memory or descriptors grow; not part of make check.
+.PHONY: soak
+SHELL_SCRIPTS += $(wildcard tests/soak/*.sh)
+soak: configured
+	$(Q)$(MAKE) --no-print-directory oltpmark
+	$(Q)SOAK_S=$(SOAK_S) bash tests/soak/soak.sh
+
 install: oltpmark
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/oltpmark
 	install -m 755 oltpmark $(DESTDIR)$(PREFIX)/bin/oltpmark

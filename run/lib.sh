@@ -4,7 +4,8 @@
 # run/lib.sh: the helper library of the scripts in run/ (run/hooks/lib.sh
 # sources it too), sourced, not executed. Messages and exits, integer
 # checks, /proc/PID/stat, the block device and I/O scheduler of a
-# directory; and what run/oltpmark-run needs besides the oltpmark binary:
+# directory, whether a script may be trusted to run with our rights; and
+# what run/oltpmark-run needs besides the oltpmark binary:
 # the memory cgroup of the non-cached configuration (v2 memory.max or v1
 # memory.limit_in_bytes), pre-warming, dropping the page cache, and the
 # checkpoints a run saw. It only defines functions and OM_PROG; each
@@ -66,6 +67,16 @@ om_proc_alive() {
 
 	om_proc_stat "$1" st || return 1
 	[[ ${st[0]} != Z && ${st[0]} != X ]]
+}
+
+# om_proc_stime PID: print the start time of PID (clock ticks since boot,
+# /proc/PID/stat field 22), which with the PID names one process for the
+# whole uptime: a PID alone may be recycled. False when PID is gone.
+om_proc_stime() {
+	local -a st
+
+	om_proc_stat "$1" st || return 1
+	echo "${st[19]}"
 }
 
 # om_is_root: whether we may write /proc/sys and create cgroups.
@@ -303,4 +314,53 @@ om_checkpoints() {
 		if (pending && start <= until)
 			printf "%.3f,%.3f,%s unfinished\n", start, until, kind
 	}' "$log"
+}
+
+# om_script_trusted PATH: whether PATH (a hook, a variant script) may be
+# run with our rights, which are often root's: only when nobody else can
+# change it. Fails, printing why on stdout, when the file (the target of
+# a link) is owned by another user than us or root, is writable by its
+# group or others, or lies in a directory owned by another user or that
+# others can write without the sticky bit (they could put another file
+# in its place).
+om_script_trusted() {
+	local path=$1 dir uid mode
+	path=$(readlink -f -- "$path") || {
+		echo "$1: cannot resolve the path"
+		return 1
+	}
+	read -r uid mode < <(stat -c '%u %a' -- "$path" 2>/dev/null) || {
+		echo "$path: cannot stat it"
+		return 1
+	}
+	if ((uid != EUID && uid != 0)); then
+		echo "$path is owned by uid $uid, neither you (uid $EUID) nor root"
+		return 1
+	fi
+	if ((8#$mode & 8#022)); then
+		echo "$path is writable by its group or others (mode $mode; chmod go-w $path)"
+		return 1
+	fi
+	dir=$(dirname -- "$path")
+	read -r uid mode < <(stat -c '%u %a' -- "$dir" 2>/dev/null) || {
+		echo "$dir: cannot stat it"
+		return 1
+	}
+	if ((uid != EUID && uid != 0)); then
+		echo "$path is in $dir, owned by uid $uid, who may put another file in its place"
+		return 1
+	fi
+	if ((8#$mode & 8#022 && !(8#$mode & 8#1000))); then
+		echo "$path is in $dir, which its group or others may write (mode $mode)"
+		return 1
+	fi
+	return 0
+}
+
+# om_cgroup_path NAME: print the "VERSION DIR" that om_cgroup_create NAME
+# would create, without creating it, so that a caller can record it first.
+om_cgroup_path() {
+	local root
+	root=$(om_cgroup_memory_root) || return 1
+	echo "${root%% *} ${root#* }/$1"
 }

@@ -38,7 +38,8 @@ struct mixlog {
 				    fd is -1 when closed */
 	pthread_mutex_t lock;	 /* serializes write() of whole buffers */
 	int error;	/* first errno of a failed write (under lock) */
-	uint64_t bytes; /* bytes written (under lock) */
+	uint64_t bytes; /* bytes of whole rows in the file (under lock) */
+	uint64_t rows;	/* rows in the file, header excluded (under lock) */
 };
 
 /* One worker's buffer of formatted rows. */
@@ -48,6 +49,7 @@ struct mixlog_buf {
 	size_t len;	    /* bytes of rows not yet written */
 	size_t cap;	    /* size of buf */
 	uint64_t rows;	    /* rows added through this buffer */
+	uint64_t rows_out;  /* of those, rows handed to the file or dropped */
 };
 
 /* A word of a row with its comma, and its length. */
@@ -68,7 +70,9 @@ int mixlog_open(struct mixlog *log, const char *dir, struct err *err);
 /*
  * Close the file and rename it to DIR/mix.csv. Every buffer must have
  * been flushed. 0, or negative errno (also when a write failed earlier)
- * with err set.
+ * with err set. After a failed write the file is still renamed: it holds
+ * the whole rows written before the failure (log->rows of them), which
+ * are data, and a reader can use them.
  */
 int mixlog_commit(struct mixlog *log, struct err *err);
 
@@ -84,7 +88,10 @@ void mixlog_buf_free(struct mixlog_buf *b);
 /*
  * Write the buffered rows to the file under its mutex. 0, or the negative
  * errno of the first failed write (the rows are then dropped and the
- * file's error is set). Thread-safe across buffers.
+ * file's error is set). A write that fails part-way (ENOSPC, EFBIG) is cut
+ * back to the end of the last whole buffer, so the file never ends in
+ * half a row; every later flush drops its rows. Thread-safe across
+ * buffers.
  */
 int mixlog_flush(struct mixlog_buf *b);
 

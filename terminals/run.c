@@ -17,10 +17,19 @@
  * take the second sample and tell the workers to stop. It also polls the
  * caller's stop flag: the signals that set it are blocked in the worker
  * threads, so they interrupt the main thread's sleep at once.
+ *
+ * A full file system: mix.csv grows during the whole run and is what
+ * fills it, and after it run.json, meta.json and the summary still have
+ * to be written, or the rows already on disk are unreadable. So the run
+ * keeps a reserve file (RUN_RESERVE_BYTES, allocated, not sparse) in the
+ * result directory from its start and removes it when the workers have
+ * stopped, before the first of those files is written: a run that meets
+ * ENOSPC stops, and its results fit in the space it held back.
  */
 #include "terminals/run.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +59,15 @@
 #define RUN_MIX_BUF_TOTAL (8u << 20)
 #define RUN_MIX_BUF_MIN	  (64u << 10)
 #define RUN_MIX_BUF_MAX	  (1u << 20)
+/*
+ * Space held back in the result directory during the run for the files
+ * written after it: run.json, meta.json, summary.json, summary.txt and
+ * timeseries.csv take some 20 KiB (a day's run at 10 s intervals adds
+ * 1 MiB of time series: reports are redone by `oltpmark report`), each
+ * first as NAME.tmp beside the old one.
+ */
+#define RUN_RESERVE_BYTES (256u << 10)
+#define RUN_RESERVE_NAME  ".oltpmark-reserve"
 
 /* One sample of the cost of the run and the server's counters. */
 struct cost_sample {
@@ -66,6 +84,7 @@ struct run {
 	struct engine eng;	      /* shared with the workers */
 	bool eng_sync;		      /* gate mutex and cond initialised */
 	bool mixlog_open;	      /* DIR/mix.csv.tmp exists */
+	char reserve[PATH_MAX];	      /* DIR/RUN_RESERVE_NAME, "": none */
 	struct driver_conn *monitor;  /* db_info, describe, stats */
 	struct driver_db_info db;     /* oltpmark_meta */
 	json_t *server;		      /* describe() output */
@@ -187,6 +206,51 @@ static int check_database(struct run *run, struct err *err)
 			       "oltpmark_meta has a bad C-Load %d for C_LAST",
 			       run->db.c_load_c_last);
 	return 0;
+}
+
+/*
+ * Allocate the reserve file (see the top of this file). 0, or negative
+ * errno with err set: a directory that has not even that much room gets
+ * no run.
+ */
+static int reserve_space(struct run *run, struct err *err)
+{
+	char path[PATH_MAX];
+	int fd, rc;
+
+	if (snprintf(path, sizeof(path), "%s/%s", run->cfg.out_dir,
+		     RUN_RESERVE_NAME) >= (int)sizeof(path))
+		return err_set(err, -ENAMETOOLONG,
+			       "result directory name too long: %s",
+			       run->cfg.out_dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = -errno;
+		return err_set(err, rc, "cannot create %s: %s", path,
+			       strerror(-rc));
+	}
+	/* posix_fallocate returns the error number instead of setting errno */
+	rc = -posix_fallocate(fd, 0, RUN_RESERVE_BYTES);
+	close(fd);
+	if (rc < 0) {
+		unlink(path);
+		return err_set(err, rc,
+			       "cannot keep %u KiB free in %s for the result "
+			       "files (%s): %s",
+			       RUN_RESERVE_BYTES >> 10, run->cfg.out_dir, path,
+			       strerror(-rc));
+	}
+	snprintf(run->reserve, sizeof(run->reserve), "%s", path);
+	return 0;
+}
+
+/* Give the reserve back, for the files written after the run. */
+static void release_space(struct run *run)
+{
+	if (!run->reserve[0])
+		return;
+	unlink(run->reserve);
+	run->reserve[0] = '\0';
 }
 
 /* The postmaster whose CPU time we sample, if any. */
@@ -337,6 +401,9 @@ int run_open(struct run **out, const struct run_config *cfg, struct err *err)
 	inputs_ctx_init(&run->eng.inputs, cfg->warehouses,
 			run->db.c_load_c_last, &rng);
 	rc = open_workers(run, err);
+	if (rc < 0)
+		goto fail;
+	rc = reserve_space(run, err);
 	if (rc < 0)
 		goto fail;
 	rc = mixlog_open(&run->eng.mixlog, cfg->out_dir, err);
@@ -569,10 +636,10 @@ static void fill_result(struct run *run)
 		r->end = RUN_END_ERROR;
 		break;
 	}
-	for (i = 0; i < run->nworkers; i++) {
+	for (i = 0; i < run->nworkers; i++)
 		sum_counts(&r->counts, &run->workers[i].counts);
-		r->mix_rows += run->workers[i].mix.rows;
-	}
+	/* the rows in the file: fewer than counted after a failed write */
+	r->mix_rows = run->eng.mixlog.rows;
 	if (r->window) {
 		struct cost_sample *a = &run->win_start, *b = &run->win_end;
 
@@ -644,6 +711,8 @@ int run_execute(struct run *run, struct err *err)
 			pthread_join(run->workers[i].thread, NULL);
 	run->res.finished_s = (double)(clock_mono_us() - e->start_us) / 1e6;
 	run->res.end_wall_us = clock_wall_us();
+	/* nothing grows mix.csv any more: its room is for the results */
+	release_space(run);
 	if (rc < 0)
 		return rc;
 
@@ -843,6 +912,7 @@ void run_close(struct run *run)
 		return;
 	if (run->mixlog_open)
 		mixlog_abort(&run->eng.mixlog);
+	release_space(run);
 	for (i = 0; i < run->nworkers; i++)
 		worker_free(&run->workers[i]);
 	free(run->workers);
