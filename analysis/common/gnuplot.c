@@ -3,10 +3,14 @@
  * gnuplot.c - running gnuplot on plot scripts (see gnuplot.h).
  *
  * gnuplot runs in a child process whose working directory is the plot
- * directory, with the terminal and output given by -e before the script,
- * its stdout discarded and its stderr in a log file that is read back
- * for the error message. An alarm() set before exec() (it survives
- * exec) bounds a stuck gnuplot.
+ * directory, with the terminal given by -e before the script and no
+ * output file: it writes the image to its stdout, a pipe that the parent
+ * copies into an atomic_file. gnuplot exits 0 even when it cannot write
+ * an output file of its own (a full disk leaves an empty or cut image),
+ * so the bytes go through oltpmark, which sees each write's errno. Its
+ * stderr goes to an anonymous memory file (memfd), read back for the
+ * error message: not to the plot directory, whose disk may be full. An
+ * alarm() set before exec() (it survives exec) bounds a stuck gnuplot.
  */
 #include "analysis/common/gnuplot.h"
 
@@ -15,6 +19,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -63,32 +68,29 @@ static bool find_program(const char *prog)
 }
 
 /*
- * Run gp_prog with "-e" cmd and optionally a script, in directory dir,
- * stderr into log (or /dev/null when NULL). Returns the exit status, or
- * -1 when it could not run or was killed.
+ * Start gp_prog with "-e" cmd and optionally a script, in directory dir,
+ * its stdout on out_fd and its stderr on err_fd (/dev/null when -1).
+ * Returns the child's pid, or -1 when it could not be started.
  */
-static int run_gnuplot(const char *dir, const char *cmd, const char *script,
-		       const char *log)
+static pid_t spawn_gnuplot(const char *dir, const char *cmd, const char *script,
+			   int out_fd, int err_fd)
 {
 	pid_t pid;
-	int status;
 
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
+	if (pid != 0)
+		return pid;
+	{
 		int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-		int errfd = log ? open(log,
-				       O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-				       0644)
-				: devnull;
 
-		if (devnull < 0 || errfd < 0 || (dir && chdir(dir) < 0))
+		if (devnull < 0 || (dir && chdir(dir) < 0))
 			_exit(127);
-		dup2(devnull, STDIN_FILENO);
-		dup2(devnull, STDOUT_FILENO);
-		dup2(errfd, STDERR_FILENO);
+		/* dup2() clears O_CLOEXEC on the copies it makes */
+		if (dup2(devnull, STDIN_FILENO) < 0 ||
+		    dup2(out_fd >= 0 ? out_fd : devnull, STDOUT_FILENO) < 0 ||
+		    dup2(err_fd >= 0 ? err_fd : devnull, STDERR_FILENO) < 0)
+			_exit(127);
 		alarm(GP_TIMEOUT_S);
 		if (script)
 			execl(gp_prog, gp_prog, "-e", cmd, script,
@@ -97,12 +99,27 @@ static int run_gnuplot(const char *dir, const char *cmd, const char *script,
 			execl(gp_prog, gp_prog, "-e", cmd, (char *)NULL);
 		_exit(127);
 	}
+}
+
+/* Wait for a spawn_gnuplot() child: its exit status, or -1 if killed. */
+static int wait_gnuplot(pid_t pid)
+{
+	int status;
+
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return -1;
 	if (!WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status);
+}
+
+/* Run gnuplot with cmd only, output discarded: its exit status or -1. */
+static int try_gnuplot(const char *cmd)
+{
+	pid_t pid = spawn_gnuplot(NULL, cmd, NULL, -1, -1);
+
+	return pid < 0 ? -1 : wait_gnuplot(pid);
 }
 
 bool gnuplot_available(char *why, size_t why_size)
@@ -116,12 +133,10 @@ bool gnuplot_available(char *why, size_t why_size)
 				 "%.180s not found on PATH (Debian package "
 				 "gnuplot-nox)",
 				 prog);
-		} else if (run_gnuplot(NULL, "set terminal pngcairo", NULL,
-				       NULL) == 0) {
+		} else if (try_gnuplot("set terminal pngcairo") == 0) {
 			png_term = "pngcairo";
 			probed = 1;
-		} else if (run_gnuplot(NULL, "set terminal png", NULL, NULL) ==
-			   0) {
+		} else if (try_gnuplot("set terminal png") == 0) {
 			png_term = "png";
 			probed = 1;
 		} else {
@@ -137,20 +152,16 @@ bool gnuplot_available(char *why, size_t why_size)
 	return probed > 0;
 }
 
-FILE *gnuplot_create(const char *dir, const char *file, struct err *err)
+int gnuplot_create(struct atomic_file *af, const char *dir, const char *file,
+		   struct err *err)
 {
 	char path[PATH_MAX];
-	FILE *f;
 
 	if (snprintf(path, sizeof(path), "%s/%s", dir, file) >=
-	    (int)sizeof(path)) {
-		err_set(err, -ENAMETOOLONG, "%s/%s: path too long", dir, file);
-		return NULL;
-	}
-	f = fopen(path, "w");
-	if (!f)
-		err_set(err, -errno, "%s: %s", path, strerror(errno));
-	return f;
+	    (int)sizeof(path))
+		return err_set(err, -ENAMETOOLONG, "%s/%s: path too long", dir,
+			       file);
+	return atomic_file_open(af, path, err);
 }
 
 void gnuplot_quote(FILE *f, const char *s)
@@ -198,38 +209,144 @@ void gnuplot_preamble(FILE *f, const char *title, const char *xlabel,
 	}
 }
 
-/* First non-empty line of a log file into err, for the message. */
-static int log_error(const char *log, const char *name, const char *what,
-		     struct err *err)
+/*
+ * "plot NAME: gnuplot EXT HOW: LINE" into err, LINE being gnuplot's
+ * first error line from its stderr in log_fd (-1: none kept), else
+ * fallback (may be NULL). Returns GNUPLOT_EDRAW.
+ */
+static int log_error(int log_fd, const char *name, const char *ext,
+		     const char *how, const char *fallback, struct err *err)
 {
-	char line[256] = "", buf[256];
-	FILE *f = fopen(log, "r");
+	char text[4096], line[256] = "";
+	ssize_t n = log_fd >= 0 ? pread(log_fd, text, sizeof(text) - 1, 0) : -1;
+	char *p, *next;
 
-	while (f && fgets(buf, sizeof(buf), f)) {
-		size_t n = strcspn(buf, "\n");
+	text[n > 0 ? n : 0] = '\0';
+	for (p = text; *p; p = next) {
+		size_t len = strcspn(p, "\n");
 
-		buf[n] = '\0';
+		next = p[len] ? p + len + 1 : p + len;
+		p[len] = '\0';
 		/* gnuplot echoes the command and a caret line first */
-		if (strstr(buf, "line ") || strstr(buf, "error") ||
-		    strstr(buf, "warning")) {
-			snprintf(line, sizeof(line), "%s", buf);
+		if (strstr(p, "line ") || strstr(p, "error") ||
+		    strstr(p, "warning")) {
+			snprintf(line, sizeof(line), "%.255s", p);
 			break;
 		}
-		if (!line[0] && n > 0)
-			snprintf(line, sizeof(line), "%s", buf);
+		if (!line[0] && len > 0)
+			snprintf(line, sizeof(line), "%.255s", p);
 	}
-	if (f)
-		fclose(f);
-	return err_set(err, -EIO, "plot %s: gnuplot %s failed%s%s", name, what,
-		       line[0] ? ": " : "", line);
+	if (!line[0] && fallback)
+		snprintf(line, sizeof(line), "%s", fallback);
+	return err_set(err, GNUPLOT_EDRAW, "plot %s: gnuplot %s %s%s%s", name,
+		       ext, how, line[0] ? ": " : "", line);
+}
+
+/*
+ * Copy everything gnuplot writes on the pipe in_fd into af, and reap it.
+ * The pipe is drained to its end even after a write failed, so gnuplot
+ * finishes on its own rather than dying of SIGPIPE halfway. *bytes is
+ * what was read, *read_errno the errno of a failed read of the pipe (0
+ * if none). Returns gnuplot's exit status, -1 if it was killed.
+ */
+static int copy_output(pid_t pid, int in_fd, struct atomic_file *af,
+		       size_t *bytes, int *read_errno)
+{
+	char buf[65536];
+
+	*bytes = 0;
+	*read_errno = 0;
+	for (;;) {
+		ssize_t n = read(in_fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			*read_errno = errno;
+		if (n <= 0)
+			break;
+		*bytes += (size_t)n;
+		/* the stream keeps the first errno (atomic_file.c) */
+		if (!af->error)
+			fwrite(buf, 1, (size_t)n, af->f);
+	}
+	return wait_gnuplot(pid);
+}
+
+/*
+ * Render one image, dir/name.ext, with the terminal setting term, its
+ * stderr into log_fd (-1: discarded). 0, GNUPLOT_EDRAW, or the negative
+ * errno of writing the image (see gnuplot_render()).
+ */
+static int render_one(const char *dir, const char *name, const char *ext,
+		      const char *term, int log_fd, struct err *err)
+{
+	char cmd[512], file[300], script[300];
+	struct atomic_file af;
+	int pipe_fd[2], rc, status, read_errno;
+	size_t bytes;
+	pid_t pid;
+
+	/* no "set output" file: the image goes to stdout */
+	if (snprintf(cmd, sizeof(cmd), "%s; set output", term) >=
+		    (int)sizeof(cmd) ||
+	    snprintf(file, sizeof(file), "%s.%s", name, ext) >=
+		    (int)sizeof(file) ||
+	    snprintf(script, sizeof(script), "%s.gp", name) >=
+		    (int)sizeof(script))
+		return err_set(err, -ENAMETOOLONG, "plot %s: name too long",
+			       name);
+	rc = gnuplot_create(&af, dir, file, err);
+	if (rc < 0)
+		return rc;
+	if (log_fd >= 0 &&
+	    (ftruncate(log_fd, 0) < 0 || lseek(log_fd, 0, SEEK_SET) < 0))
+		log_fd = -1;
+	if (pipe2(pipe_fd, O_CLOEXEC) < 0) {
+		rc = -errno;
+		atomic_file_abort(&af);
+		return err_set(err, rc, "plot %s: cannot make a pipe: %s", name,
+			       strerror(-rc));
+	}
+	pid = spawn_gnuplot(dir, cmd, script, pipe_fd[1], log_fd);
+	rc = pid < 0 ? -errno : 0;
+	/* the child holds the write end now; EOF comes when it exits */
+	close(pipe_fd[1]);
+	if (pid < 0) {
+		close(pipe_fd[0]);
+		atomic_file_abort(&af);
+		return err_set(err, GNUPLOT_EDRAW,
+			       "plot %s: cannot start %s: %s", name, gp_prog,
+			       strerror(-rc));
+	}
+	status = copy_output(pid, pipe_fd[0], &af, &bytes, &read_errno);
+	close(pipe_fd[0]);
+	if (af.error)
+		/* a write failed: that is the cause, whatever gnuplot did */
+		return atomic_file_close(&af, 0, err);
+	if (read_errno) {
+		rc = -read_errno;
+		err_set(err, rc, "plot %s: cannot read gnuplot's %s: %s", name,
+			ext, strerror(-rc));
+		return atomic_file_close(&af, rc, err);
+	}
+	if (status != 0 || bytes == 0) {
+		atomic_file_abort(&af);
+		if (status == 0)
+			return log_error(log_fd, name, ext, "wrote no image",
+					 NULL, err);
+		return log_error(log_fd, name, ext, "failed",
+				 status < 0 ? "killed (timed out?)" : NULL,
+				 err);
+	}
+	return atomic_file_close(&af, 0, err);
 }
 
 int gnuplot_render(const char *dir, const char *name, int width, int height,
 		   struct err *err)
 {
-	static const char *const exts[] = {"png", "svg"};
-	char cmd[512], script[300], log[PATH_MAX], tmp[PATH_MAX], out[PATH_MAX];
-	size_t i;
+	char png[256], svg[256];
+	int log_fd, rc;
 
 	if (!gnuplot_available(NULL, 0))
 		return err_set(err, -ENOENT, "plot %s: %s", name, probe_why);
@@ -237,39 +354,19 @@ int gnuplot_render(const char *dir, const char *name, int width, int height,
 		width = GP_WIDTH;
 	if (height <= 0)
 		height = GP_HEIGHT;
-	snprintf(script, sizeof(script), "%s.gp", name);
-	snprintf(log, sizeof(log), "%s/.%s.log", dir, name);
-	for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
-		const char *ext = exts[i];
-		int rc;
-
-		if (strcmp(ext, "png") == 0)
-			snprintf(cmd, sizeof(cmd),
-				 "set terminal %s size %d,%d noenhanced "
-				 "font 'sans,9'; set output '.%s.%s.tmp'",
-				 png_term, width, height, name, ext);
-		else
-			snprintf(cmd, sizeof(cmd),
-				 "set terminal svg size %d,%d noenhanced "
-				 "font 'sans,10' background '#ffffff'; "
-				 "set output '.%s.%s.tmp'",
-				 width, height, name, ext);
-		snprintf(tmp, sizeof(tmp), "%s/.%s.%s.tmp", dir, name, ext);
-		snprintf(out, sizeof(out), "%s/%s.%s", dir, name, ext);
-		rc = run_gnuplot(dir, cmd, script, log);
-		if (rc != 0) {
-			log_error(log, name, ext, err);
-			unlink(tmp);
-			unlink(log);
-			return -EIO;
-		}
-		if (rename(tmp, out) < 0) {
-			rc = -errno;
-			unlink(tmp);
-			unlink(log);
-			return err_set(err, rc, "%s: %s", out, strerror(-rc));
-		}
-	}
-	unlink(log);
-	return 0;
+	snprintf(png, sizeof(png),
+		 "set terminal %s size %d,%d noenhanced font 'sans,9'",
+		 png_term, width, height);
+	snprintf(svg, sizeof(svg),
+		 "set terminal svg size %d,%d noenhanced font 'sans,10' "
+		 "background '#ffffff'",
+		 width, height);
+	/* without a memfd the message only lacks gnuplot's words */
+	log_fd = memfd_create("oltpmark-gnuplot-stderr", MFD_CLOEXEC);
+	rc = render_one(dir, name, "png", png, log_fd, err);
+	if (rc == 0)
+		rc = render_one(dir, name, "svg", svg, log_fd, err);
+	if (log_fd >= 0)
+		close(log_fd);
+	return rc;
 }

@@ -7,25 +7,31 @@
  * directory, written by the caller without any terminal or output
  * setting; gnuplot_render() runs gnuplot on it twice, once for NAME.png and
  * once for NAME.svg, from inside that directory so the script can name
- * its data files without a path. The scripts and data stay beside the
- * images: anyone can change a script and rerun `gnuplot -e "set terminal
- * svg; set output 'x.svg'" x.gp`. No gnuplot on the PATH is not an error:
- * gnuplot_available() says so and why, and the caller leaves the plots out.
+ * its data files without a path. Every file, script, data or image, is
+ * written through atomic_file (src/base/atomic_file.h): on a full disk
+ * a plot's files are whole or absent, never cut. The scripts and data
+ * stay beside the images: anyone can change a script and rerun
+ * `gnuplot -e "set terminal svg; set output 'x.svg'" x.gp`. No gnuplot
+ * on the PATH is not an error: gnuplot_available() says so and why, and the
+ * caller leaves the plots out.
  * Not thread-safe (the probe is cached in static variables; rendering
  * forks).
  */
 #ifndef OLTPMARK_ANALYSIS_GNUPLOT_H
 #define OLTPMARK_ANALYSIS_GNUPLOT_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
+#include "src/base/atomic_file.h"
 #include "src/base/err.h"
 
-#define GP_WIDTH     900 /* default image width, pixels */
-#define GP_HEIGHT    420 /* default image height, pixels */
-#define GP_TIMEOUT_S 60	 /* one gnuplot run may take this long */
+#define GP_WIDTH      900	/* default image width, pixels */
+#define GP_HEIGHT     420	/* default image height, pixels */
+#define GP_TIMEOUT_S  60	/* one gnuplot run may take this long */
+#define GNUPLOT_EDRAW (-ECHILD) /* gnuplot_render(): gnuplot itself failed */
 
 /*
  * Whether gnuplot can be run: found on PATH and able to write PNG. When
@@ -37,10 +43,13 @@
 bool gnuplot_available(char *why, size_t why_size);
 
 /*
- * Create dir/file for writing (truncating it). NULL with err set when it
- * cannot be opened.
+ * Start writing dir/file through af (atomic_file_open): write to af->f,
+ * then atomic_file_close(af, 0, err), whose error names the file and the
+ * reason (e.g. ENOSPC). 0, or negative errno with err set; then there is
+ * nothing to close.
  */
-FILE *gnuplot_create(const char *dir, const char *file, struct err *err);
+int gnuplot_create(struct atomic_file *af, const char *dir, const char *file,
+		   struct err *err);
 
 /* Write s as a gnuplot string literal in single quotes. */
 void gnuplot_quote(FILE *f, const char *s);
@@ -55,10 +64,15 @@ void gnuplot_preamble(FILE *f, const char *title, const char *xlabel,
 
 /*
  * Render dir/name.gp to dir/name.png and dir/name.svg, width x height
- * pixels (0: the defaults). Each image is written under a temporary name
- * and renamed when gnuplot succeeded. 0; -ENOENT when gnuplot is not
- * available; -EIO with gnuplot's first error line in err when it fails
- * or runs longer than GP_TIMEOUT_S.
+ * pixels (0: the defaults). gnuplot writes each image to a pipe, and
+ * oltpmark copies it into an atomic_file, kept only when gnuplot exited 0
+ * having written something and every byte reached the disk: gnuplot
+ * itself exits 0 even when it could not write its output file. Returns
+ * 0; -ENOENT when gnuplot is not available; GNUPLOT_EDRAW with gnuplot's
+ * first error line in err when gnuplot failed, wrote nothing, or ran
+ * longer than GP_TIMEOUT_S (the plot is left out, the caller carries
+ * on); any other negative errno when an image could not be written (err
+ * names the file and the reason: a full disk stops the caller).
  */
 int gnuplot_render(const char *dir, const char *name, int width, int height,
 		   struct err *err);

@@ -97,7 +97,8 @@ static void clean_dir(const char *dir)
 
 /*
  * Write the data file of one label's representative run. has[k] tells
- * which keys had values. 1 written, 0 no vmstat, -ENOMEM, -EIO.
+ * which keys had values. 1 written, 0 no vmstat, -ENOMEM, or the
+ * negative errno of creating or writing the file (err names it).
  */
 static int write_data(const char *dir, const char *file,
 		      const struct runset_run *run, bool has[NKEYS],
@@ -105,6 +106,7 @@ static int write_data(const char *dir, const char *file,
 {
 	double *x[NKEYS] = {0}, *y[NKEYS] = {0};
 	long n[NKEYS], rows = 0, i;
+	struct atomic_file af;
 	int k, rc = 0;
 	FILE *f;
 
@@ -126,11 +128,10 @@ static int write_data(const char *dir, const char *file,
 	}
 	if (rows == 0)
 		goto out;
-	f = gnuplot_create(dir, file, err);
-	if (!f) {
-		rc = -EIO;
+	rc = gnuplot_create(&af, dir, file, err);
+	if (rc < 0)
 		goto out;
-	}
+	f = af.f;
 	for (i = 0; i < rows; i++) {
 		double xi = NAN;
 
@@ -146,10 +147,9 @@ static int write_data(const char *dir, const char *file,
 		}
 		fputc('\n', f);
 	}
-	if (fclose(f) != 0) {
-		rc = err_set(err, -EIO, "%s/%s: write failed", dir, file);
+	rc = atomic_file_close(&af, 0, err);
+	if (rc < 0)
 		goto out;
-	}
 	rc = 1;
 out:
 	for (k = 0; k < NKEYS; k++) {
@@ -224,6 +224,7 @@ static int plot_config(const char *dir, const struct runset *rs,
 	for (k = 0; k < NKEYS; k++) {
 		char name[128], script[160];
 		struct err gerr = {""};
+		struct atomic_file af;
 		bool first = true;
 		FILE *f;
 
@@ -232,11 +233,10 @@ static int plot_config(const char *dir, const struct runset *rs,
 		snprintf(name, sizeof(name), "%s-vmstat-%s", stem,
 			 key_files[k]);
 		snprintf(script, sizeof(script), "%s.gp", name);
-		f = gnuplot_create(dir, script, err);
-		if (!f) {
-			rc = -EIO;
+		rc = gnuplot_create(&af, dir, script, err);
+		if (rc < 0)
 			goto out;
-		}
+		f = af.f;
 		{
 			char title[200];
 
@@ -260,14 +260,19 @@ static int plot_config(const char *dir, const struct runset *rs,
 			first = false;
 		}
 		fputc('\n', f);
-		if (fclose(f) != 0) {
-			rc = err_set(err, -EIO, "%s/%s: write failed", dir,
-				     script);
+		rc = atomic_file_close(&af, 0, err);
+		if (rc < 0)
 			goto out;
-		}
-		if (gnuplot_render(dir, name, 0, 0, &gerr) < 0) {
+		/* gnuplot failing leaves one plot out; a full disk stops */
+		rc = gnuplot_render(dir, name, 0, 0, &gerr);
+		if (rc == -ENOENT || rc == GNUPLOT_EDRAW) {
 			note(p, "%s not drawn: %s", name, gerr.msg);
+			rc = 0;
 			continue;
+		}
+		if (rc < 0) {
+			err_set(err, rc, "%s", gerr.msg);
+			goto out;
 		}
 		rc = add_plot(p, t->configs[c], k, name,
 			      runset_config_title(t->configs[c]));

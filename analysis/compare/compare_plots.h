@@ -55,9 +55,12 @@ extern const char *const compare_plots_titles[];
  * Draw the plots into out_dir/compare-plots/ (created; the .png, .svg,
  * .gp and .dat files already there are removed first, so no stale plot
  * survives). Labels without a representative run or without vmstat have
- * no curve; a plot without any curve is not drawn. Returns 0 (problems
- * are notes in *out), or -ENOMEM / -EIO when the directory cannot be
- * made, with err set.
+ * no curve; a plot without any curve is not drawn. Every file is written
+ * through atomic_file, whole or absent. Returns 0 (problems, gnuplot
+ * failing included, are notes in *out); -ENOMEM / -EIO when the
+ * directory cannot be made; or the negative errno of a file that could
+ * not be written (err names it and the reason, e.g. ENOSPC). err is set
+ * on every error.
  */
 int compare_plots_make(const char *out_dir, const struct runset *rs,
 		       const struct score_table *t, const struct cev *ev,

@@ -48,6 +48,9 @@ struct plot_ctx {
 	const struct hostshare *host;  /* sys/procstat.csv, or NULL */
 	const struct blockrun *blocks; /* a block run's blocks, or NULL */
 	struct plots_result *out;      /* what was drawn */
+	int rc;			       /* first file that could not be
+					  written: its negative errno */
+	struct err *err;	       /* and its message */
 };
 
 static void note(struct plots_result *p, const char *fmt, ...)
@@ -100,29 +103,42 @@ static void clean_dir(const char *dir)
 	closedir(d);
 }
 
-/* Close a script or data file; false (with a note) when writing failed. */
-static bool close_ok(struct plot_ctx *c, FILE *f, const char *name)
+/*
+ * Finish a script or data file (whole, or absent on a write error).
+ * false when it could not be written: that stops the drawing, as the
+ * disk is most likely full and the report's own files would fail next.
+ */
+static bool close_ok(struct plot_ctx *c, struct atomic_file *af)
 {
-	bool ok = !ferror(f);
+	int rc = atomic_file_close(af, 0, c->err);
 
-	if (fclose(f) != 0)
-		ok = false;
-	if (!ok)
-		note(c->out, "plot %s: cannot write its files", name);
-	return ok;
+	if (rc < 0 && c->rc == 0)
+		c->rc = rc;
+	return rc == 0;
 }
 
-/* Render name.gp and record the plot, or note why not. */
+/*
+ * Render name.gp and record the plot. gnuplot failing is a note (the plot
+ * is left out); an image that could not be written stops the drawing.
+ */
 static void render(struct plot_ctx *c, const char *name, const char *title,
 		   enum plot_group group)
 {
 	struct plots_result *p = c->out;
 	struct plot_entry *e;
 	struct err err;
+	int rc;
 
+	if (c->rc < 0)
+		return;
 	err_clear(&err);
-	if (gnuplot_render(c->dir, name, 0, 0, &err) < 0) {
+	rc = gnuplot_render(c->dir, name, 0, 0, &err);
+	if (rc == -ENOENT || rc == GNUPLOT_EDRAW) {
 		note(p, "%s", err.msg);
+		return;
+	}
+	if (rc < 0) {
+		c->rc = err_set(c->err, rc, "%s", err.msg);
 		return;
 	}
 	if (p->nplots >= PLOTS_MAX) {
@@ -136,17 +152,23 @@ static void render(struct plot_ctx *c, const char *name, const char *title,
 	e->group = group;
 }
 
-/* Open plots/file for writing, noting a failure. */
-static FILE *create(struct plot_ctx *c, const char *file)
+/*
+ * Start writing plots/file through af: its stream, or NULL when it
+ * cannot be created or an earlier file failed (c->rc says which).
+ */
+static FILE *create(struct plot_ctx *c, struct atomic_file *af,
+		    const char *file)
 {
-	struct err err;
-	FILE *f;
+	int rc;
 
-	err_clear(&err);
-	f = gnuplot_create(c->dir, file, &err);
-	if (!f)
-		note(c->out, "%s", err.msg);
-	return f;
+	if (c->rc < 0)
+		return NULL;
+	rc = gnuplot_create(af, c->dir, file, c->err);
+	if (rc < 0) {
+		c->rc = rc;
+		return NULL;
+	}
+	return af->f;
 }
 
 /* A number for a data file: empty when unknown. */
@@ -234,13 +256,14 @@ static size_t checkpoint_marks(FILE *f, const struct summary *s, double x_end)
 static bool steal_data(struct plot_ctx *c)
 {
 	const struct procstat_series *ps;
+	struct atomic_file af;
 	size_t i;
 	FILE *f;
 
 	if (!c->host || !c->host->known || c->host->series.n < 2)
 		return false;
 	ps = &c->host->series;
-	f = create(c, "notpm-steal.dat");
+	f = create(c, &af, "notpm-steal.dat");
 	if (!f)
 		return false;
 	fputs("t_s,steal_pct\n", f);
@@ -255,7 +278,7 @@ static bool steal_data(struct plot_ctx *c)
 		fprintf(f, "%.3f,%.3f\n", ps->samples[i - 1].t_s,
 			100 * sh.share[PROCSTAT_STEAL]);
 	}
-	return close_ok(c, f, "notpm");
+	return close_ok(c, &af);
 }
 
 /* Shade the B blocks of a block run (objects from PLOTS_BLOCK_ID). */
@@ -306,6 +329,7 @@ static void plot_notpm(struct plot_ctx *c)
 	double x_end, ws = s->start_ms / 1000.0;
 	size_t ckpts, bmarks;
 	bool steal;
+	struct atomic_file af;
 	FILE *f;
 
 	if (n == 0) {
@@ -315,7 +339,7 @@ static void plot_notpm(struct plot_ctx *c)
 	x_end = timeseries_start_s(ts, n - 1) + timeseries_length_s(ts, n - 1);
 	if (x_end < s->end_ms / 1000.0)
 		x_end = s->end_ms / 1000.0;
-	f = create(c, "notpm.dat");
+	f = create(c, &af, "notpm.dat");
 	if (!f)
 		return;
 	fputs("t_s,notpm,tpm\n", f);
@@ -325,7 +349,7 @@ static void plot_notpm(struct plot_ctx *c)
 	/* repeat the last value at the end so the last step is drawn */
 	fprintf(f, "%.3f,%.2f,%.2f\n", x_end, timeseries_notpm(ts, n - 1),
 		timeseries_tpm(ts, n - 1));
-	if (!close_ok(c, f, "notpm"))
+	if (!close_ok(c, &af))
 		return;
 	if (s->steady.steady >= 0) {
 		/* the fitted line passes through the mean at the middle of
@@ -335,17 +359,17 @@ static void plot_notpm(struct plot_ctx *c)
 		double xm = ws + span / 2;
 		double k = s->steady.slope_per_min / 60.0;
 
-		f = create(c, "notpm-fit.dat");
+		f = create(c, &af, "notpm-fit.dat");
 		if (!f)
 			return;
 		fprintf(f, "t_s,notpm\n%.3f,%.3f\n%.3f,%.3f\n", ws,
 			s->steady.mean_notpm - k * (xm - ws), ws + span,
 			s->steady.mean_notpm + k * (ws + span - xm));
-		if (!close_ok(c, f, "notpm"))
+		if (!close_ok(c, &af))
 			return;
 	}
 	steal = steal_data(c);
-	f = create(c, "notpm.gp");
+	f = create(c, &af, "notpm.gp");
 	if (!f)
 		return;
 	gnuplot_preamble(f, "New-Order transactions per minute, per 10 s",
@@ -391,7 +415,7 @@ static void plot_notpm(struct plot_ctx *c)
 			"'#d62728' title 'steady-state fit (%+.2f %%)'",
 			s->steady.change_pct);
 	fputc('\n', f);
-	if (close_ok(c, f, "notpm"))
+	if (close_ok(c, &af))
 		render(c, "notpm", notpm_title(ckpts, bmarks, steal),
 		       PLOT_WORKLOAD);
 }
@@ -401,6 +425,7 @@ static void plot_rt(struct plot_ctx *c, enum txn_type t)
 	const struct sum_type *ty = &c->sum->type[t];
 	char name[64], file[80], title[160];
 	double bw, p90;
+	struct atomic_file af;
 	FILE *f;
 	int i;
 
@@ -408,7 +433,7 @@ static void plot_rt(struct plot_ctx *c, enum txn_type t)
 		return;
 	snprintf(name, sizeof(name), "rt-%s", txn_type_name(t));
 	snprintf(file, sizeof(file), "%s.dat", name);
-	f = create(c, file);
+	f = create(c, &af, file);
 	if (!f)
 		return;
 	bw = (double)ty->dist_limit_us / SUM_DIST_BUCKETS / 1000.0;
@@ -416,11 +441,11 @@ static void plot_rt(struct plot_ctx *c, enum txn_type t)
 	for (i = 0; i < SUM_DIST_BUCKETS; i++)
 		fprintf(f, "%.6g,%.6g,%.6g,%llu\n", i * bw, (i + 1) * bw,
 			(i + 0.5) * bw, (unsigned long long)ty->dist[i]);
-	if (!close_ok(c, f, name))
+	if (!close_ok(c, &af))
 		return;
 	p90 = (double)ty->dist_limit_us / 4.0 / 1000.0;
 	snprintf(file, sizeof(file), "%s.gp", name);
-	f = create(c, file);
+	f = create(c, &af, file);
 	if (!f)
 		return;
 	snprintf(title, sizeof(title),
@@ -445,7 +470,7 @@ static void plot_rt(struct plot_ctx *c, enum txn_type t)
 		"plot '%s.dat' using 3:4 skip 1 with boxes linecolor rgb "
 		"'#1f77b4'\n",
 		bw, 4 * p90, p90, p90, p90, p90, name);
-	if (!close_ok(c, f, name))
+	if (!close_ok(c, &af))
 		return;
 	snprintf(title, sizeof(title), "%s response-time distribution",
 		 summary_type_title(t));
@@ -472,10 +497,11 @@ static void plot_curves(struct plot_ctx *c, const char *name, const char *title,
 {
 	char file[80];
 	int i, k, drawn = 0;
+	struct atomic_file af;
 	FILE *f;
 
 	snprintf(file, sizeof(file), "%s.gp", name);
-	f = create(c, file);
+	f = create(c, &af, file);
 	if (!f)
 		return;
 	gnuplot_preamble(f, title,
@@ -499,7 +525,7 @@ static void plot_curves(struct plot_ctx *c, const char *name, const char *title,
 		drawn++;
 	}
 	fputc('\n', f);
-	if (!close_ok(c, f, name) || drawn == 0)
+	if (!close_ok(c, &af) || drawn == 0)
 		return;
 	render(c, name, title, group);
 }
@@ -528,6 +554,7 @@ static void plot_vmstat(struct plot_ctx *c)
 	double x_end = 0;
 	size_t i;
 	int ncols = 0, k;
+	struct atomic_file af;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/sys/vmstat.txt", c->run_dir);
@@ -547,7 +574,7 @@ static void plot_vmstat(struct plot_ctx *c)
 				 : "vmstat.txt has no timestamps");
 	else
 		c->out->aligned = true;
-	f = create(c, "vmstat.dat");
+	f = create(c, &af, "vmstat.dat");
 	if (!f) {
 		parse_vmstat_free(&vs);
 		return;
@@ -581,7 +608,7 @@ static void plot_vmstat(struct plot_ctx *c)
 		fputc('\n', f);
 	}
 	parse_vmstat_free(&vs);
-	if (!close_ok(c, f, "vmstat"))
+	if (!close_ok(c, &af))
 		return;
 	if (x_end < c->sum->end_ms / 1000.0)
 		x_end = c->sum->end_ms / 1000.0;
@@ -643,10 +670,11 @@ static void plot_iostat_metric(struct plot_ctx *c, const char *name,
 {
 	char file[80];
 	int i, k, drawn = 0;
+	struct atomic_file af;
 	FILE *f;
 
 	snprintf(file, sizeof(file), "%s.gp", name);
-	f = create(c, file);
+	f = create(c, &af, file);
 	if (!f)
 		return;
 	gnuplot_preamble(f, title,
@@ -670,7 +698,7 @@ static void plot_iostat_metric(struct plot_ctx *c, const char *name,
 			drawn++;
 		}
 	fputc('\n', f);
-	if (close_ok(c, f, name) && drawn)
+	if (close_ok(c, &af) && drawn)
 		render(c, name, title, PLOT_IOSTAT);
 }
 
@@ -737,12 +765,13 @@ static void plot_iostat(struct plot_ctx *c)
 	for (k = 0; k < npick; k++) {
 		const struct iostat_device *d = pick[k];
 		char safe[64];
+		struct atomic_file af;
 		FILE *f;
 
 		safe_name(d->name, safe, sizeof(safe));
 		snprintf(devs[k], sizeof(devs[k]), "%s", d->name);
 		snprintf(files[k], sizeof(files[k]), "iostat-%s.dat", safe);
-		f = create(c, files[k]);
+		f = create(c, &af, files[k]);
 		if (!f)
 			goto out;
 		fputs("t_s,r_s,w_s,await_ms,util_pct,r_await_ms,w_await_ms\n",
@@ -767,7 +796,7 @@ static void plot_iostat(struct plot_ctx *c)
 			put(f, sm->r_await_ms, false);
 			put(f, sm->w_await_ms, true);
 		}
-		if (!close_ok(c, f, "iostat"))
+		if (!close_ok(c, &af))
 			goto out;
 	}
 	if (x_end < c->sum->end_ms / 1000.0)
@@ -806,6 +835,7 @@ int plots_make(const char *run_dir, const struct summary *s,
 	c.host = host;
 	c.blocks = blocks;
 	c.out = out;
+	c.err = err;
 	c.start_epoch_s = plots_run_start(meta);
 	out->gnuplot = gnuplot_available(out->why_not, sizeof(out->why_not));
 	if (!out->gnuplot)
@@ -813,10 +843,11 @@ int plots_make(const char *run_dir, const struct summary *s,
 	if (mkdir(c.dir, 0755) < 0 && errno != EEXIST)
 		return err_set(err, -errno, "%s: %s", c.dir, strerror(errno));
 	clean_dir(c.dir);
+	/* each does nothing once c.rc is set */
 	plot_notpm(&c);
 	for (t = 0; t < TXN_NR; t++)
 		plot_rt(&c, (enum txn_type)t);
 	plot_vmstat(&c);
 	plot_iostat(&c);
-	return 0;
+	return c.rc;
 }

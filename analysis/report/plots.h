@@ -61,8 +61,12 @@ struct plots_result {
  * meta.json (may be NULL; its "start" places sys/ samples on the run's
  * clock). host (sys/procstat.csv) adds the steal share to the NOTPM plot
  * and blocks (a block run's) shades its B blocks there; either may be
- * NULL or unknown. Fills *out. Returns 0 (problems are notes in *out), or a
- * negative errno when plots/ cannot be created.
+ * NULL or unknown. Every file is written through atomic_file, whole or
+ * absent. Fills *out. Returns 0 (problems, gnuplot failing included, are
+ * notes in *out), or a negative errno with err set when plots/ cannot be
+ * created or one of its files cannot be written (err names the file and
+ * the reason, e.g. ENOSPC); the drawing stops at that file, as the
+ * report's own files would fail next.
  */
 int plots_make(const char *run_dir, const struct summary *s,
 	       const struct ts_series *ts, const json_t *meta,
