@@ -20,6 +20,7 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 readonly TOP
 # shellcheck source=run/lib.sh
 . "$TOP/run/lib.sh"
+# shellcheck disable=SC2034 # read by run/lib.sh, which prefixes messages
 OM_PROG=soak
 
 # The bounds of the issue that asked for this test: after the warm-up,
