@@ -166,4 +166,41 @@ static inline void fixture_garbage(unsigned char *buf, size_t len,
 	}
 }
 
+/*
+ * Call a command's entry point (cmd_run, cmd_report...) on a
+ * NULL-terminated argv with its stderr captured: the first size - 1
+ * bytes go to err (NUL-terminated; err may be NULL to drop them).
+ * Returns the command's exit status.
+ */
+static inline int fixture_call_cmd(int (*cmd)(int, char **),
+				   const char *const *args, char *err,
+				   size_t size)
+{
+	char *argv[64];
+	int argc = 0, saved, rc;
+	FILE *tmp = tmpfile();
+	size_t n;
+
+	assert_non_null(tmp);
+	while (args[argc] && argc < 63) {
+		argv[argc] = (char *)args[argc];
+		argc++;
+	}
+	argv[argc] = NULL;
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fileno(tmp), 2);
+	rc = cmd(argc, argv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	if (err && size > 0) {
+		rewind(tmp);
+		n = fread(err, 1, size - 1, tmp);
+		err[n] = '\0';
+	}
+	fclose(tmp);
+	return rc;
+}
+
 #endif

@@ -31,29 +31,7 @@
 /* Run cmd_run on a NULL-terminated argv, stderr captured into err. */
 static int run_cmd(const char *const *args, char *err, size_t size)
 {
-	char *argv[64];
-	int argc = 0, saved, rc;
-	FILE *tmp = tmpfile();
-	size_t n;
-
-	assert_non_null(tmp);
-	while (args[argc]) {
-		argv[argc] = (char *)args[argc];
-		argc++;
-	}
-	argv[argc] = NULL;
-	fflush(stderr);
-	saved = dup(2);
-	dup2(fileno(tmp), 2);
-	rc = cmd_run(argc, argv);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	rewind(tmp);
-	n = fread(err, 1, size - 1, tmp);
-	err[n] = '\0';
-	fclose(tmp);
-	return rc;
+	return fixture_call_cmd(cmd_run, args, err, size);
 }
 
 static char base[256]; /* a temporary directory for this file */

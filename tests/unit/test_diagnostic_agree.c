@@ -94,25 +94,7 @@ static int compare_says(const char *top, const char *dir)
 /* cmd_run on a NULL-ended argv, its stderr thrown away. */
 static int run_cmd(const char *const *args)
 {
-	char *argv[64];
-	int argc = 0, saved, rc;
-	FILE *sink = tmpfile();
-
-	assert_non_null(sink);
-	while (args[argc]) {
-		argv[argc] = (char *)args[argc];
-		argc++;
-	}
-	argv[argc] = NULL;
-	fflush(stderr);
-	saved = dup(2);
-	dup2(fileno(sink), 2);
-	rc = cmd_run(argc, argv);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	fclose(sink);
-	return rc;
+	return fixture_call_cmd(cmd_run, args, NULL, 0);
 }
 
 static void test_run_note_yes(void **state)
