@@ -409,6 +409,8 @@ static int make_plots_and_html(struct report_ctx *ctx, struct err *err)
 		return rc;
 	memset(&in, 0, sizeof(in));
 	in.run_dir = ctx->dir;
+	in.host = &ctx->host;
+	in.blocks = &ctx->blocks;
 	in.sum = &ctx->sum;
 	in.meta = ctx->meta;
 	in.run = ctx->run;
