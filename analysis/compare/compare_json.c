@@ -422,6 +422,7 @@ int compare_json_write(FILE *f, const struct cout_input *in, struct err *err)
 	jset(root, "contest", json_contest(in, &oom), &oom);
 	jset(root, "profiles", json_profiles(in, &oom), &oom);
 	jset(root, "locks", json_locks(in, &oom), &oom);
+	jset(root, "devices", compare_devices_json(in, &oom), &oom);
 	if (in->plots)
 		jset(root, "plots", json_plots(in, &oom), &oom);
 	jset(root, "excluded", json_excluded(in->rs, &oom), &oom);

@@ -28,6 +28,7 @@
 #include "analysis/parsers/parse_pgstats.h"
 #include "analysis/parsers/parse_readprofile.h"
 #include "analysis/parsers/parse_vmstat.h"
+#include "analysis/report/devices.h"
 #include "src/base/atomic_file.h"
 
 #define HTML_TOP       20	  /* rows of profile and lock tables */
@@ -1361,9 +1362,28 @@ static void show_pgstats(struct html_ctx *c, const void *data)
 	ev_snapshot_pair(c, "pg_stat_wal");
 }
 
+/* The devices under the database, from meta.json and sys/ (devices.h). */
+static int read_devices(struct html_ctx *c, void *data, struct err *err)
+{
+	return devices_read(c->in->run_dir, c->in->meta, c->in->sum, data, err);
+}
+
+static void release_devices(void *data)
+{
+	dbdevices_free(data);
+}
+
+static void show_devices(struct html_ctx *c, const void *data)
+{
+	devices_write_html(c->f, data);
+}
+
 /* A hook, the files it leaves in sys/, and how to read and show them. */
 struct ev_source {
-	const char *hook;     /* hook name: NAME.skipped, NAME.err */
+	const char *hook;     /* hook name: NAME.skipped, NAME.err; NULL for
+				 a section made of several hooks' files,
+				 always shown */
+	const char *from;     /* with hook NULL: what it is made of */
 	const char *title;    /* section title */
 	const char *files[4]; /* any of these present: the hook ran */
 	size_t size;	      /* bytes read() fills; 0: no parser */
@@ -1414,6 +1434,13 @@ static const struct ev_source ev_sources[] = {
 	 .release = release_diskstats,
 	 .fail = "diskstats not shown",
 	 .show = show_diskstats},
+	{.title = "Devices under the database",
+	 .from = "meta.json server.layout, iostat, diskstats",
+	 .size = sizeof(struct dbdevices),
+	 .read = read_devices,
+	 .release = release_devices,
+	 .fail = "devices not shown",
+	 .show = show_devices},
 	{.hook = "pg-stats",
 	 .title = "PostgreSQL statistics",
 	 .files = {"pg_wait_events.csv", "pg_stat_database.start.csv",
@@ -1511,6 +1538,13 @@ static void section_evidence(struct html_ctx *c)
 		bool any = false;
 		int k;
 
+		if (!h->hook) {
+			fprintf(f,
+				"<h3>%s <span class=\"sub\">(%s)</span></h3>\n",
+				h->title, h->from);
+			ev_show(c, h);
+			continue;
+		}
 		fprintf(f, "<h3>%s <span class=\"sub\">(hook %s)</span></h3>\n",
 			h->title, h->hook);
 		snprintf(name, sizeof(name), "%s.skipped", h->hook);
