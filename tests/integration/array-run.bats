@@ -289,9 +289,10 @@ expect_refused() {
 }
 
 @test "bad values of the device options exit 2 with one line and make nothing" {
-	T=$(mktemp -d "${BATS_TMPDIR:-/tmp}/om-arrbad.XXXXXX")
-	# the server's user, postgres, must be able to pass
-	chmod 755 "$T"
+	# under $ARR_TOP (removed by teardown_file, whatever fails here),
+	# which the server's user, postgres, may pass through
+	T=$ARR_TOP/bad
+	mkdir -m 755 "$T"
 	mkdir "$T/a" "$T/b" "$T/w" "$T/full"
 	touch "$T/full/x" "$T/file"
 	ln -s a "$T/alink"
@@ -331,9 +332,9 @@ expect_refused() {
 }
 
 @test "run/pg init --wal-dir puts the WAL there; a WAL directory in use is refused" {
-	local dir
-	dir=$(pg_mktemp)
-	chmod 755 "$dir"
+	# under $ARR_TOP, removed by teardown_file whatever fails here
+	local dir=$ARR_TOP/pgwal
+	mkdir -m 755 "$dir"
 	mkdir "$dir/walparent"
 	run "$RUN_PG" init "$dir/c" --wal-dir "$dir/walparent/wal"
 	echo "$output"
