@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "drivers/iosim_profile.h"
 #include "src/base/err.h"
 
@@ -45,6 +47,17 @@ double iosim_writeback_pages_per_s(const struct iosim_profile *prof);
  * every type in it; 0 when nothing committed.
  */
 double iosim_writeback_pages_per_commit(const struct iosim_profile *prof);
+
+/*
+ * What the calibration measured per committed transaction of its mix
+ * (iosim_profile_per_commit()), as the object "per_commit" that
+ * describe() puts in meta.json's server.io_profile for report's
+ * fidelity check: "commits" (the profile's mix_commits), "wal_bytes",
+ * and "devices", each device's "reads", "read_bytes", "writes" and
+ * "write_bytes"; an unknown figure is null. Only for a profile that
+ * records mix_commits (>= 0, format 1.1); NULL when out of memory.
+ */
+json_t *iosim_per_commit_json(const struct iosim_profile *prof);
 
 /* What an instance replayed so far. */
 struct iosim_counts {

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * iosim_profile.c - reading, validating and writing oltpmark-ioprofile/1
- * (iosim_profile.h, docs/formats.md).
+ * (iosim_profile.h, docs/formats.md). The keys a minor version added
+ * are optional for the reader (a 1.0 profile lacks them) and always
+ * written.
  *
  * The reader walks the JSON once, naming every value by its key path
  * ("transactions.new_order.read_share.stock") so that each fault gives
@@ -267,6 +269,32 @@ static int iosim_profile_need_number(struct iosim_profile_reader *rd,
 		"not a number: %s", shown);
 }
 
+/* An optional number (1.1's keys): NAN when absent or null. */
+static int iosim_profile_opt_number(struct iosim_profile_reader *rd,
+				    const json_t *obj, const char *parent,
+				    const char *key, double *out)
+{
+	const json_t *v = json_object_get(obj, key);
+
+	*out = NAN;
+	if (!v || json_is_null(v))
+		return 0;
+	return iosim_profile_need_number(rd, obj, parent, key, out);
+}
+
+/* An optional count (1.1's keys): -1 when absent or null. */
+static int iosim_profile_opt_count(struct iosim_profile_reader *rd,
+				   const json_t *obj, const char *parent,
+				   const char *key, int64_t *out)
+{
+	const json_t *v = json_object_get(obj, key);
+
+	*out = -1;
+	if (!v || json_is_null(v))
+		return 0;
+	return iosim_profile_need_count(rd, obj, parent, key, out);
+}
+
 /* An optional string into buf (size bytes); "" when absent or null. */
 static int iosim_profile_opt_string(struct iosim_profile_reader *rd,
 				    const json_t *obj, const char *key,
@@ -477,6 +505,10 @@ static int iosim_profile_read_background(struct iosim_profile_reader *rd,
 		IOSIM_PROFILE_NKEYS(iosim_profile_background_keys), bg);
 	if (rc < 0)
 		return rc;
+	rc = iosim_profile_opt_number(rd, o, "background", "wal_bytes_per_s",
+				      &bg->wal_bytes_per_s);
+	if (rc < 0)
+		return rc;
 	rc = iosim_profile_need_object(rd, o, "background", "devices", &devs);
 	if (rc < 0)
 		return rc;
@@ -630,6 +662,10 @@ static int iosim_profile_from_json(struct iosim_profile_reader *rd,
 				       &prof->duration_s);
 	if (rc < 0)
 		return rc;
+	rc = iosim_profile_opt_count(rd, root, "", "mix_commits",
+				     &prof->mix_commits);
+	if (rc < 0)
+		return rc;
 	if ((rc = iosim_profile_read_txns(rd, root, prof)) < 0 ||
 	    (rc = iosim_profile_read_rels(rd, root, prof)) < 0 ||
 	    (rc = iosim_profile_read_background(rd, root, prof)) < 0 ||
@@ -696,6 +732,10 @@ int iosim_profile_validate(const struct iosim_profile *prof, const char *name,
 		return iosim_profile_err(err, -EINVAL, name, "duration_s",
 					 "must be more than 0, found %g",
 					 prof->duration_s);
+	if (prof->mix_commits < -1)
+		return iosim_profile_err(err, -EINVAL, name, "mix_commits",
+					 "negative count %lld",
+					 (long long)prof->mix_commits);
 	for (type = 0; type < TXN_NR; type++) {
 		const struct iosim_profile_txn *t = &prof->txn[type];
 
@@ -768,6 +808,13 @@ int iosim_profile_validate(const struct iosim_profile *prof, const char *name,
 				sub, sizeof(sub), "background",
 				iosim_profile_background_keys[k].key),
 			err);
+		if (rc < 0)
+			return rc;
+	}
+	if (!isnan(prof->background.wal_bytes_per_s)) {
+		rc = iosim_profile_check_rate(
+			prof->background.wal_bytes_per_s, name,
+			"background.wal_bytes_per_s", err);
 		if (rc < 0)
 			return rc;
 	}
@@ -1066,7 +1113,7 @@ json_t *iosim_profile_to_json(const struct iosim_profile *prof)
 	       *rels = json_object(), *bgo, *devs = json_object();
 	int rc = 0, type, r, d;
 
-	iosim_profile_set(root, "format", json_string(RESFILE_TAG_IOPROFILE),
+	iosim_profile_set(root, "format", json_string(IOSIM_PROFILE_FORMAT),
 			  &rc);
 	iosim_profile_set(root, "oltpmark_version",
 			  iosim_profile_text(prof->oltpmark_version), &rc);
@@ -1081,6 +1128,11 @@ json_t *iosim_profile_to_json(const struct iosim_profile *prof)
 	iosim_profile_set(root, "page_bytes",
 			  json_integer(IOSIM_PROFILE_PAGE_BYTES), &rc);
 	iosim_profile_set(root, "duration_s", json_real(prof->duration_s), &rc);
+	iosim_profile_set(root, "mix_commits",
+			  prof->mix_commits >= 0
+				  ? json_integer(prof->mix_commits)
+				  : json_null(),
+			  &rc);
 	for (type = 0; type < TXN_NR; type++)
 		iosim_profile_set(txns, txn_type_name(type),
 				  iosim_profile_txn_json(&prof->txn[type]),
@@ -1097,6 +1149,11 @@ json_t *iosim_profile_to_json(const struct iosim_profile *prof)
 	bgo = iosim_profile_rates_json(
 		iosim_profile_background_keys,
 		IOSIM_PROFILE_NKEYS(iosim_profile_background_keys), bg);
+	iosim_profile_set(bgo, "wal_bytes_per_s",
+			  isnan(bg->wal_bytes_per_s)
+				  ? json_null()
+				  : json_real(bg->wal_bytes_per_s),
+			  &rc);
 	for (d = 0; d < bg->ndevices; d++)
 		iosim_profile_set(
 			devs, bg->device[d].name,
@@ -1161,6 +1218,13 @@ double iosim_profile_wal_bytes_per_call(const struct iosim_profile *prof,
 	const struct iosim_profile_txn *t = &prof->txn[type];
 
 	return t->calls ? (double)t->wal_bytes / (double)t->calls : 0;
+}
+
+double iosim_profile_per_commit(const struct iosim_profile *prof, double per_s)
+{
+	if (prof->mix_commits <= 0 || isnan(per_s))
+		return NAN;
+	return per_s * prof->duration_s / (double)prof->mix_commits;
 }
 
 int64_t iosim_profile_total_pages(const struct iosim_profile *prof)

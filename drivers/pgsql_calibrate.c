@@ -253,7 +253,7 @@ int pgsql_calibrate_background(PGconn *conn, struct pgsql_calibrate_bg *bg,
 {
 	static const char sql[] =
 		"SELECT b.buffers_checkpoint, b.buffers_clean, "
-		"b.buffers_backend, w.wal_write, w.wal_sync "
+		"b.buffers_backend, w.wal_write, w.wal_sync, w.wal_bytes "
 		"FROM pg_stat_bgwriter b, pg_stat_wal w";
 	PGresult *res;
 
@@ -272,6 +272,7 @@ int pgsql_calibrate_background(PGconn *conn, struct pgsql_calibrate_bg *bg,
 	bg->buffers_backend = pgsql_calibrate_num(res, 0, 2);
 	bg->wal_write = pgsql_calibrate_num(res, 0, 3);
 	bg->wal_sync = pgsql_calibrate_num(res, 0, 4);
+	bg->wal_bytes = pgsql_calibrate_num(res, 0, 5);
 	PQclear(res);
 	return 0;
 }
