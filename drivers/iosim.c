@@ -67,15 +67,24 @@ int iosim_log_path(const char *dir, char *buf, size_t size)
 int iosim_prepare(const char *dir, const struct iosim_profile *prof,
 		  struct err *err)
 {
+	return iosim_prepare_dirs(&dir, 1, prof, err);
+}
+
+int iosim_prepare_dirs(const char *const *dirs, int ndirs,
+		       const struct iosim_profile *prof, struct err *err)
+{
 	struct iosim_wal wal;
 	char path[PATH_MAX];
 	int rc;
 
-	rc = iosim_files_prepare(dir, prof, IOSIM_LOG_RING_BYTES, err);
+	rc = iosim_files_prepare_dirs(dirs, ndirs, prof, IOSIM_LOG_RING_BYTES,
+				      err);
 	if (rc < 0)
 		return rc;
-	if (iosim_log_path(dir, path, sizeof(path)) < 0)
-		return err_set(err, -ENAMETOOLONG, "%s: path too long", dir);
+	/* the WAL in the first, as pg_wal is in the data directory */
+	if (iosim_log_path(dirs[0], path, sizeof(path)) < 0)
+		return err_set(err, -ENAMETOOLONG, "%s: path too long",
+			       dirs[0]);
 	/* opening creates and fills the ring when it is missing or short */
 	memset(&wal, 0, sizeof(wal));
 	wal.fd = -1;

@@ -36,6 +36,15 @@ int iosim_prepare(const char *dir, const struct iosim_profile *prof,
 		  struct err *err);
 
 /*
+ * iosim_prepare() over ndirs data directories, one per directory of a
+ * table-layout profile (iosim_files_prepare_dirs()): each relation's
+ * file in the directory of its tablespace, linked from dirs[0], which
+ * holds the WAL ring too and is the directory a run is given.
+ */
+int iosim_prepare_dirs(const char *const *dirs, int ndirs,
+		       const struct iosim_profile *prof, struct err *err);
+
+/*
  * Pages per second the checkpointer writes back: the calibration's
  * checkpoint, bgwriter and backend buffer writes per second together.
  */

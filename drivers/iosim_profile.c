@@ -547,6 +547,52 @@ static int iosim_profile_read_background(struct iosim_profile_reader *rd,
 	return 0;
 }
 
+/*
+ * layout.paths (1.1): one string per directory, or absent. Descriptive:
+ * a path too long to keep is a fault, as any value out of range is.
+ */
+static int iosim_profile_read_paths(struct iosim_profile_reader *rd,
+				    const json_t *layout,
+				    struct iosim_profile_layout *lay)
+{
+	const json_t *paths = json_object_get(layout, "paths"), *v;
+	char sub[64], shown[48];
+	size_t i;
+
+	lay->npaths = 0;
+	if (!paths || json_is_null(paths))
+		return 0;
+	if (!json_is_array(paths)) {
+		iosim_profile_show(paths, shown, sizeof(shown));
+		return iosim_profile_err(rd->err, -EINVAL, rd->name,
+					 "layout.paths", "not an array: %s",
+					 shown);
+	}
+	if (json_array_size(paths) != (size_t)lay->directories ||
+	    json_array_size(paths) > IOSIM_PROFILE_PATHS_MAX)
+		return iosim_profile_err(
+			rd->err, -EINVAL, rd->name, "layout.paths",
+			"%zu paths for %d directories (at most %d)",
+			json_array_size(paths), lay->directories,
+			IOSIM_PROFILE_PATHS_MAX);
+	json_array_foreach(paths, i, v)
+	{
+		snprintf(sub, sizeof(sub), "layout.paths[%zu]", i);
+		if (!json_is_string(v) || json_string_length(v) == 0 ||
+		    json_string_length(v) >= IOSIM_PROFILE_PATH_LEN) {
+			iosim_profile_show(v, shown, sizeof(shown));
+			return iosim_profile_err(
+				rd->err, -EINVAL, rd->name, sub,
+				"not a path of 1 to %d characters: %s",
+				IOSIM_PROFILE_PATH_LEN - 1, shown);
+		}
+		memcpy(lay->path[i], json_string_value(v),
+		       json_string_length(v) + 1);
+	}
+	lay->npaths = (int)json_array_size(paths);
+	return 0;
+}
+
 static int iosim_profile_read_layout(struct iosim_profile_reader *rd,
 				     const json_t *root,
 				     struct iosim_profile *prof)
@@ -586,6 +632,9 @@ static int iosim_profile_read_layout(struct iosim_profile_reader *rd,
 					 "%lld, more than %d", (long long)dirs,
 					 IOSIM_PROFILE_DIRECTORIES_MAX);
 	lay->directories = (int)dirs;
+	rc = iosim_profile_read_paths(rd, o, lay);
+	if (rc < 0)
+		return rc;
 	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++)
 		lay->placement[r] = -1;
 	place = json_object_get(o, "placement");
@@ -872,6 +921,22 @@ int iosim_profile_validate(const struct iosim_profile *prof, const char *name,
 					 "layout.directories",
 					 "%d directories for the single layout",
 					 prof->layout.directories);
+	if (prof->layout.npaths != 0 &&
+	    (prof->layout.npaths != prof->layout.directories ||
+	     prof->layout.npaths > IOSIM_PROFILE_PATHS_MAX))
+		return iosim_profile_err(err, -EINVAL, name, "layout.paths",
+					 "%d paths for %d directories (at most "
+					 "%d)",
+					 prof->layout.npaths,
+					 prof->layout.directories,
+					 IOSIM_PROFILE_PATHS_MAX);
+	for (d = 0; d < prof->layout.npaths; d++)
+		if (!prof->layout.path[d][0] ||
+		    strnlen(prof->layout.path[d], IOSIM_PROFILE_PATH_LEN) ==
+			    IOSIM_PROFILE_PATH_LEN)
+			return iosim_profile_err(
+				err, -EINVAL, name, "layout.paths",
+				"path %d is empty or too long", d);
 	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++)
 		if (prof->layout.placement[r] < -1 ||
 		    prof->layout.placement[r] >= prof->layout.directories)
@@ -1099,6 +1164,15 @@ static json_t *iosim_profile_layout_json(const struct iosim_profile_layout *lay)
 		iosim_profile_set(o, "placement", place, &rc);
 	else
 		json_decref(place);
+	if (lay->npaths > 0) {
+		json_t *paths = json_array();
+
+		for (r = 0; paths && r < lay->npaths; r++)
+			if (json_array_append_new(
+				    paths, json_string(lay->path[r])) < 0)
+				rc = -ENOMEM;
+		iosim_profile_set(o, "paths", paths, &rc);
+	}
 	if (rc < 0) {
 		json_decref(o);
 		return NULL;

@@ -28,7 +28,8 @@
  * The tag the writer puts in a profile. 1.1 added the mix's committed
  * transactions ("mix_commits") and the server's WAL bytes per second
  * ("background.wal_bytes_per_s"), the calibration's side of a replay's
- * fidelity check. The reader takes any 1.x (resfile_check()).
+ * fidelity check, and the directory of each tablespace
+ * ("layout.paths"). The reader takes any 1.x (resfile_check()).
  */
 #define IOSIM_PROFILE_FORMAT RESFILE_TAG_IOPROFILE ".1"
 
@@ -40,6 +41,8 @@
 #define IOSIM_PROFILE_FILE_MAX	      (4 << 20) /* a bigger file is refused */
 #define IOSIM_PROFILE_WAREHOUSES_MAX  100000	/* as oltpmark load's */
 #define IOSIM_PROFILE_DIRECTORIES_MAX 4096	/* of a layout */
+#define IOSIM_PROFILE_PATHS_MAX	      32  /* directories whose paths are kept */
+#define IOSIM_PROFILE_PATH_LEN	      256 /* a path and its NUL */
 
 /*
  * The relations of the schema (schema/tables.sql, schema/indexes.sql),
@@ -135,6 +138,15 @@ struct iosim_profile_layout {
 	int placement[IOSIM_PROFILE_REL_NR]; /* table layout: the directory
 						(0-based) of each relation;
 						-1 when not recorded */
+	int npaths; /* entries of path[]: directories, or 0 when the
+		       profile does not say (1.0, a single directory, or
+		       more than IOSIM_PROFILE_PATHS_MAX) */
+	char path[IOSIM_PROFILE_PATHS_MAX]
+		 [IOSIM_PROFILE_PATH_LEN]; /* each directory as the
+					      calibration's server named
+					      it (its tablespace's
+					      location), in the order of
+					      the directory numbers */
 };
 
 /* A whole profile. Plain data: copy it, free nothing. */

@@ -309,6 +309,13 @@ static void test_edits(void **state)
 		 "0)"},
 		{"background", "wal_bytes_per_s", "\"x\"", -EINVAL,
 		 "background.wal_bytes_per_s: not a number: \"x\""},
+		{"layout", "paths", "[\"/a\", \"/b\"]", -EINVAL,
+		 "layout.paths: 2 paths for 1 directories (at most 32)"},
+		{"layout", "paths", "\"/a\"", -EINVAL,
+		 "layout.paths: not an array: \"/a\""},
+		{"layout", "paths", "[\"\"]", -EINVAL,
+		 "layout.paths[0]: not a path of 1 to 255 characters: \"\""},
+		{"layout", "paths", "[\"/srv/ts1\"]", 0, ""},
 		/* 1.1's keys are optional: null is as absent */
 		{"", "mix_commits", "null", 0, ""},
 		{"background", "wal_bytes_per_s", "null", 0, ""},
@@ -459,6 +466,9 @@ static void assert_same_profile(const struct iosim_profile *a,
 		     isnan(b->background.wal_bytes_per_s)));
 	assert_int_equal(a->layout.kind, b->layout.kind);
 	assert_int_equal(a->layout.directories, b->layout.directories);
+	assert_int_equal(a->layout.npaths, b->layout.npaths);
+	for (d = 0; d < a->layout.npaths; d++)
+		assert_string_equal(a->layout.path[d], b->layout.path[d]);
 }
 
 static void test_round_trip(void **state)
@@ -477,6 +487,10 @@ static void test_round_trip(void **state)
 	a.layout.directories = 3;
 	a.layout.placement[IOSIM_PROFILE_REL_STOCK] = 2;
 	a.layout.placement[IOSIM_PROFILE_REL_STOCK_PKEY] = 0;
+	a.layout.npaths = 3;
+	snprintf(a.layout.path[0], IOSIM_PROFILE_PATH_LEN, "/mnt/d1/ts");
+	snprintf(a.layout.path[1], IOSIM_PROFILE_PATH_LEN, "/mnt/d2/ts");
+	snprintf(a.layout.path[2], IOSIM_PROFILE_PATH_LEN, "/mnt/d3/ts");
 	a.background.ndevices = 2;
 	a.background.device[1] = a.background.device[0];
 	snprintf(a.background.device[1].name, IOSIM_PROFILE_NAME_MAX, "vdb");
