@@ -15,10 +15,15 @@ FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SOURCES))
 FUZZ_TARGETS ?= $(FUZZ_NAMES)
 FUZZ_BINS := $(addprefix build/fuzz/fuzz_,$(FUZZ_TARGETS))
 FUZZ_REPLAYS := $(addprefix build/asan/fuzz/replay_,$(FUZZ_NAMES))
-# Only what the targets reach: the base layer, analysis, the option parser
-# and the conninfo checks of the PostgreSQL access layer.
+# Only what the targets reach: the base layer, analysis, the option parser,
+# the conninfo checks and oltpmark_meta reader of the PostgreSQL access
+# layer, the device part of the layout map (pglayout), the I/O profile
+# reader, --keying-think and the split of checks.sql (with the embedded
+# SQL it is linked against).
 FUZZ_LIB_SOURCES := $(sort $(wildcard src/base/*.c analysis/*/*.c)) \
-	src/cmd/opt.c drivers/pgconn.c
+	src/cmd/opt.c drivers/pgconn.c drivers/pglayout.c \
+	drivers/iosim_profile.c terminals/pacing.c src/load/check.c \
+	build/gen/schema_sql.c
 FUZZ_OBJS := $(patsubst %.c,build/fuzz/obj/%.o,$(FUZZ_LIB_SOURCES))
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
 	-fno-omit-frame-pointer
