@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # fuzz.mk - the fuzz targets, included by the Makefile (docs/fuzzing.md).
 #
-# `make fuzz [FUZZ_S=60] [FUZZ_TARGETS="vmstat perf"]` builds each
-# tests/fuzz/fuzz_NAME.c with clang and libFuzzer under ASan+UBSan and runs
-# it FUZZ_S seconds on tests/fuzz/corpus/NAME/, keeping crash inputs in
-# tests/fuzz/crashes/NAME/. `make check` links each target with replay.c
+# `make fuzz [FUZZ_S=60] [FUZZ_TARGETS="vmstat perf"] [FUZZ_JOBS=2]` builds
+# each tests/fuzz/fuzz_NAME.c (or those FUZZ_TARGETS names) with clang and
+# libFuzzer under ASan+UBSan and runs it FUZZ_S seconds on
+# tests/fuzz/corpus/NAME/, FUZZ_JOBS targets at a time, keeping crash
+# inputs in tests/fuzz/crashes/NAME/; the figures of each target end up
+# in build/fuzz/summary.txt. `make check` links each target with replay.c
 # by $(CC) and ASan+UBSan instead, and runs it once on every corpus and
 # crash input, so those stay regression tests where clang is missing.
 
 FUZZ_S ?= 60
+FUZZ_JOBS ?= 1
 FUZZ_CC ?= clang
 FUZZ_SOURCES := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SOURCES))
@@ -41,9 +44,16 @@ fuzz:
 	$(Q)$(MAKE) --no-print-directory configured
 	$(Q)$(MAKE) --no-print-directory fuzz-run
 
-ifeq ($(HAVE_LIBFUZZER),yes)
+FUZZ_UNKNOWN := $(filter-out $(FUZZ_NAMES),$(FUZZ_TARGETS))
+
+ifneq ($(FUZZ_UNKNOWN),)
+fuzz-run:
+	@echo "make fuzz: no target $(FUZZ_UNKNOWN) (there are: $(FUZZ_NAMES))" >&2
+	@exit 2
+else ifeq ($(HAVE_LIBFUZZER),yes)
 fuzz-run: $(FUZZ_BINS)
-	$(Q)bash tests/fuzz/run-fuzz.sh $(FUZZ_S) $(FUZZ_BINS)
+	$(Q)FUZZ_JOBS=$(FUZZ_JOBS) bash tests/fuzz/run-fuzz.sh $(FUZZ_S) \
+		$(FUZZ_BINS)
 else
 fuzz-run:
 	@echo "make fuzz: no clang with libFuzzer (Debian: clang libclang-rt-14-dev); rerun ./configure after installing" >&2
