@@ -12,6 +12,9 @@
 
 FUZZ_S ?= 60
 FUZZ_JOBS ?= 1
+# Where the targets that read files write their inputs; empty: /dev/shm
+# when it is a tmpfs (run-fuzz.sh).
+FUZZ_TMPDIR ?=
 FUZZ_CC ?= clang
 FUZZ_SOURCES := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_NAMES := $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SOURCES))
@@ -52,8 +55,8 @@ fuzz-run:
 	@exit 2
 else ifeq ($(HAVE_LIBFUZZER),yes)
 fuzz-run: $(FUZZ_BINS)
-	$(Q)FUZZ_JOBS=$(FUZZ_JOBS) bash tests/fuzz/run-fuzz.sh $(FUZZ_S) \
-		$(FUZZ_BINS)
+	$(Q)FUZZ_JOBS=$(FUZZ_JOBS) FUZZ_TMPDIR=$(FUZZ_TMPDIR) \
+		bash tests/fuzz/run-fuzz.sh $(FUZZ_S) $(FUZZ_BINS)
 else
 fuzz-run:
 	@echo "make fuzz: no clang with libFuzzer (Debian: clang libclang-rt-14-dev); rerun ./configure after installing" >&2
