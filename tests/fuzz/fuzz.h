@@ -2,7 +2,8 @@
 /*
  * fuzz.h - helpers shared by the fuzz targets in tests/fuzz/: the input
  * as a FILE *, cut into parts at a separator line, or written to files of
- * a private temporary directory for readers that only take a path.
+ * a private temporary directory (under $TMPDIR, with subdirectories such
+ * as a run directory's sys/) for readers that only take a path.
  *
  * Each fuzz_NAME.c defines LLVMFuzzerTestOneInput() and is built twice:
  * with clang and libFuzzer (`make fuzz`), and with the replay driver
