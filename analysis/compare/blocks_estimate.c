@@ -342,6 +342,9 @@ int blocks_estimate_fit(const struct blocks_estimate_obs *obs, size_t n,
 		out->var_adj = out->var_raw;
 		out->var_removed = 0;
 	}
+	out->se_iid_log = isfinite(out->var_adj) && out->var_adj >= 0
+				  ? sqrt(out->var_adj * f->xtx_inv[0][0])
+				  : NAN;
 	out->mde_log = blocks_estimate_mde(out->se_log, out->df);
 	out->mde_pct = 100 * (exp(out->mde_log) - 1);
 	sigma_group = out->se_log * sqrt((double)groups);

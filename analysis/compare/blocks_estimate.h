@@ -60,6 +60,12 @@ struct blocks_estimate_result {
 	bool steal_used;	/* the steal term is in the model */
 	double effect_log;	/* b: ln(NOTPM of B / NOTPM of A) */
 	double se_log;		/* its cluster-robust standard error */
+	double se_iid_log;	/* the standard error b would have if the
+				   blocks' residuals were independent with
+				   variance var_adj: the bound the run's own
+				   residual noise sets, which se_log exceeds
+				   by what the noise's correlation and the
+				   groups cost */
 	double df;		/* groups - params */
 	double t_crit;		/* t(df, 0.975) */
 	double t;		/* effect_log / se_log */

@@ -242,6 +242,67 @@ static void steal_table(struct cdoc *d, const struct cout_input *in)
 		"%%: the mean share of the score's runs or blocks.");
 }
 
+/*
+ * Per block score: the residual noise of one block, raw and with the
+ * steal term, and the interval beside the one independent residuals of
+ * that noise would give, so a reader sees what the correlation between
+ * neighbouring blocks and the group intercepts cost.
+ */
+static void block_noise_table(struct cdoc *d, const struct cout_input *in)
+{
+	const struct score_table *t = in->t;
+	struct cdoc_table *tab;
+	size_t i, c;
+
+	if (t->nblock_cells == 0)
+		return;
+	compare_doc_heading(d, 2, "Block noise");
+	tab = compare_doc_table(d, 8, NULL);
+	compare_doc_col(d, tab, 0, "Label", false, 0);
+	compare_doc_col(d, tab, 1, "Configuration", false, 2);
+	compare_doc_col(d, tab, 2, "Blocks", true, 2);
+	compare_doc_col(d, tab, 3, "Groups", true, 2);
+	compare_doc_col(d, tab, 4, "Noise raw %", true, 2);
+	compare_doc_col(d, tab, 5, "Noise adj %", true, 2);
+	compare_doc_col(d, tab, 6, "±95 %", true, 2);
+	compare_doc_col(d, tab, 7, "± if independent", true, 2);
+	for (i = 0; i < t->nlabels; i++) {
+		size_t l = score_row_label(t, i);
+
+		for (c = 0; c < t->nconfigs; c++) {
+			const struct score_cell *cell = score_cell(t, l, c);
+			size_t row;
+
+			if (!cell->blocks || !cell->has_score)
+				continue;
+			row = compare_doc_row(d, tab);
+			compare_doc_cell(d, tab, row, 0, "%s", t->labels[l]);
+			compare_doc_cell(d, tab, row, 1, "%s",
+					 runset_config_title(t->configs[c]));
+			compare_doc_cell(d, tab, row, 2, "%zu", cell->nblocks);
+			compare_doc_cell(d, tab, row, 3, "%zu", cell->groups);
+			compare_doc_num(d, tab, row, 4, 100 * cell->noise_raw,
+					2);
+			compare_doc_num(d, tab, row, 5, 100 * cell->noise_adj,
+					2);
+			compare_doc_num(d, tab, row, 6,
+					cell->has_ci ? cell->half_width : NAN,
+					2);
+			compare_doc_num(d, tab, row, 7, cell->half_width_iid,
+					2);
+		}
+	}
+	compare_doc_para(
+		d, "Noise: the standard deviation of one block's ln NOTPM "
+		   "about the model (its group's level, the arm, and with adj "
+		   "the steal term), in %%. ±95 %%: the score's interval, "
+		   "which treats each A B B A group as one unit. ± if "
+		   "independent: the interval the same blocks would give if "
+		   "their residuals were independent, the bound the run's own "
+		   "noise sets; the ratio of the two is what the noise's "
+		   "correlation from block to block costs (docs/blocks.md).");
+}
+
 static void contest_tables(struct cdoc *d, const struct cout_input *in)
 {
 	const struct score_table *t = in->t;
@@ -903,8 +964,10 @@ void compare_content_build(struct cdoc *d, const struct cout_input *in,
 	score_table(d, in);
 	score_legend(d, in);
 	steal_table(d, in);
+	block_noise_table(d, in);
 	contest_tables(d, in);
 	probe_tables(d, in);
+	compare_devices_content(d, in);
 	profile_tables(d, in);
 	lock_tables(d, in);
 	plots_section(d, in, html);

@@ -44,7 +44,8 @@ void compare_csv_write(FILE *f, const struct cout_input *in)
 	      "iowait_pct,ratio,host_cpu_ns,host_cpu_cov_pct,host_mem_ns,"
 	      "host_mem_cov_pct,host_fsync_ms,host_fsync_cov_pct,design,"
 	      "mde_pct,resolve_1pct_runs,resolve_1pct_s,steal_pct,"
-	      "steal_coef,steal_var_removed\n",
+	      "steal_coef,steal_var_removed,devices,busiest_device,"
+	      "busiest_device_share_pct\n",
 	      f);
 	for (i = 0; i < t->nlabels; i++) {
 		size_t l = score_row_label(t, i);
@@ -53,6 +54,10 @@ void compare_csv_write(FILE *f, const struct cout_input *in)
 			const struct score_cell *s = score_cell(t, l, c);
 			const struct cev_contest *cc =
 				compare_evidence_contest_at(in->ev, l, c);
+			const struct cdev_row *busiest;
+			size_t ndev = compare_devices_busiest(
+				&in->ev->devices, t->labels[l], t->configs[c],
+				&busiest);
 
 			csv_str(f, t->labels[l]);
 			fputc(',', f);
@@ -94,6 +99,14 @@ void compare_csv_write(FILE *f, const struct cout_input *in)
 			csv_num(f, s->steal_pct);
 			csv_num(f, s->steal_coef);
 			csv_num(f, s->var_removed);
+			/* the devices under the database, when recorded */
+			if (ndev)
+				fprintf(f, ",%zu", ndev);
+			else
+				fputc(',', f);
+			fputc(',', f);
+			csv_str(f, busiest ? busiest->name : NULL);
+			csv_num(f, busiest ? busiest->fig[CDEV_SHARE] : NAN);
 			fputc('\n', f);
 		}
 	}

@@ -1101,6 +1101,29 @@ static int read_source(struct cev *ev, const struct runset_run *run,
 
 /* --- the whole */
 
+/* The devices table; its remarks join the others, after them. */
+static int build_devices(struct cev *ev, const struct runset *rs,
+			 const struct score_table *t, struct err *err)
+{
+	struct cdevices *d = &ev->devices;
+	struct runset_problem *grown;
+	int rc = compare_devices_build(d, rs, t, err);
+
+	if (rc < 0 || !d->nremarks)
+		return rc;
+	grown = realloc(ev->remarks,
+			(ev->nremarks + d->nremarks) * sizeof(*grown));
+	if (!grown)
+		return err_set(err, -ENOMEM, "out of memory");
+	memcpy(grown + ev->nremarks, d->remarks, d->nremarks * sizeof(*grown));
+	ev->remarks = grown;
+	ev->nremarks += d->nremarks;
+	free(d->remarks);
+	d->remarks = NULL;
+	d->nremarks = 0;
+	return 0;
+}
+
 /*
  * The profile or lock table of one label, config and source, from the
  * usable runs that have the source's file; none when no run gave data.
@@ -1154,7 +1177,7 @@ int compare_evidence_build(struct cev *ev, const struct runset *rs,
 						 (enum cev_source)source);
 	if (rc < 0)
 		return err_set(err, rc, "out of memory");
-	return 0;
+	return build_devices(ev, rs, t, err);
 }
 
 void compare_evidence_free(struct cev *ev)
@@ -1176,6 +1199,7 @@ void compare_evidence_free(struct cev *ev)
 		free(ev->locks[i].locks);
 	}
 	free(ev->locks);
+	compare_devices_free(&ev->devices);
 	for (i = 0; i < ev->nremarks; i++) {
 		free(ev->remarks[i].dir);
 		free(ev->remarks[i].reason);

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analysis/compare/compare_devices.h"
 #include "analysis/compare/runset.h"
 #include "analysis/compare/score.h"
 #include "src/base/err.h"
@@ -121,6 +122,7 @@ struct cev {
 	size_t nprofiles;		/* entries in profiles */
 	struct cev_locks *locks;	/* sorted: config, source, label */
 	size_t nlocks;			/* entries in locks */
+	struct cdevices devices;	/* the devices under the database */
 	struct runset_problem *remarks; /* evidence files that were ignored */
 	size_t nremarks;		/* entries in remarks */
 };

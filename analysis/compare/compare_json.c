@@ -105,6 +105,12 @@ static json_t *json_scores(const struct cout_input *in, bool *oom)
 				     json_integer((json_int_t)s->nblocks), oom);
 				jset(o, "groups",
 				     json_integer((json_int_t)s->groups), oom);
+				jset(o, "noise_raw_pct",
+				     jnum(100 * s->noise_raw), oom);
+				jset(o, "noise_adj_pct",
+				     jnum(100 * s->noise_adj), oom);
+				jset(o, "half_width_iid",
+				     jnum(s->half_width_iid), oom);
 			}
 			jset(o, "mde_pct", jnum(s->mde_pct), oom);
 			jset(o, "resolve_1pct_runs", jnum(s->resolve_runs),
@@ -416,6 +422,7 @@ int compare_json_write(FILE *f, const struct cout_input *in, struct err *err)
 	jset(root, "contest", json_contest(in, &oom), &oom);
 	jset(root, "profiles", json_profiles(in, &oom), &oom);
 	jset(root, "locks", json_locks(in, &oom), &oom);
+	jset(root, "devices", compare_devices_json(in, &oom), &oom);
 	if (in->plots)
 		jset(root, "plots", json_plots(in, &oom), &oom);
 	jset(root, "excluded", json_excluded(in->rs, &oom), &oom);

@@ -177,6 +177,7 @@ static void cell_unknown(struct score_cell *c)
 	c->diff_log = c->se_log = c->df = c->t = c->t_crit = NAN;
 	c->p = c->p_holm = NAN;
 	c->steal_coef = c->steal_pct = c->var_removed = NAN;
+	c->noise_raw = c->noise_adj = c->half_width_iid = NAN;
 	c->mde_pct = c->resolve_runs = c->resolve_s = NAN;
 }
 
@@ -344,7 +345,16 @@ static int score_blocks(const struct runset *rs, const char *label,
 		c->significant = res.significant;
 		c->mde_pct = res.mde_pct;
 		c->resolve_s = res.resolve_s;
+		c->half_width_iid =
+			100 *
+			fmax(exp(res.effect_log + res.t_crit * res.se_iid_log) -
+				     exp(res.effect_log),
+			     exp(res.effect_log) -
+				     exp(res.effect_log -
+					 res.t_crit * res.se_iid_log));
 	}
+	c->noise_raw = sqrt(res.var_raw);
+	c->noise_adj = sqrt(res.var_adj);
 	if (res.steal_used) {
 		c->steal_adjusted = true;
 		c->steal_coef = res.steal_coef;

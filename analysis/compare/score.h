@@ -65,12 +65,19 @@ struct score_cell {
 				NAN unknown */
 	double var_removed;  /* share of the residual variance the steal
 				term removed (NAN without it) */
-	double mde_pct;	     /* smallest effect detectable at 95 %
+	double noise_raw;    /* blocks: residual sd of one block's ln NOTPM
+				without the steal term; NAN otherwise */
+	double noise_adj;    /* blocks: the same with it (= noise_raw
+				without it) */
+	double half_width_iid; /* blocks: the half-width the interval would
+				  have with independent residuals of sd
+				  noise_adj (the residual-noise bound) */
+	double mde_pct;	       /* smallest effect detectable at 95 %
 				confidence with 80 % power, as a score
 				difference in %; NAN without an interval */
-	double resolve_runs; /* whole runs: runs per label for an MDE of
+	double resolve_runs;   /* whole runs: runs per label for an MDE of
 				1 %; NAN for blocks or without an interval */
-	double resolve_s;    /* seconds the same design needs for an MDE
+	double resolve_s;      /* seconds the same design needs for an MDE
 				of 1 %: runs of both labels, or the block
 				run's groups; NAN unknown, INFINITY beyond */
 };

@@ -280,7 +280,7 @@ void blockrun_write_text(const struct blockrun *b, FILE *f)
 	if (!b->present)
 		return;
 	fprintf(f,
-		"\nBlocks (blocks.csv: variant %s, settle %.0f s; %zu of %zu "
+		"\nBlocks (blocks.csv: variant %s, settle %g s; %zu of %zu "
 		"blocks used)\n",
 		b->variant[0] ? b->variant : "?", b->settle_s, b->used, b->n);
 	fputs("  Block  Arm  Window s           Switch s  Status    NOTPM  "

@@ -28,6 +28,7 @@
 #include "analysis/parsers/parse_pgstats.h"
 #include "analysis/parsers/parse_readprofile.h"
 #include "analysis/parsers/parse_vmstat.h"
+#include "analysis/report/devices.h"
 #include "src/base/atomic_file.h"
 
 #define HTML_TOP       20	  /* rows of profile and lock tables */
@@ -446,6 +447,125 @@ static void section_summary(struct html_ctx *c)
 	      "execution. Service time is send to reply.</p>\n",
 	      f);
 	table_checkpoints(f, s);
+}
+
+/*
+ * The host's share of the CPU over the window (sys/procstat.csv): steal
+ * first, as it is the one a guest cannot see elsewhere and the one
+ * compare adjusts for (docs/blocks.md).
+ */
+static void table_host(FILE *f, const struct hostshare *h)
+{
+	static const struct {
+		enum procstat_field state;
+		const char *name;
+	} kinds[] = {
+		{PROCSTAT_STEAL, "steal"},   {PROCSTAT_USER, "user"},
+		{PROCSTAT_NICE, "nice"},     {PROCSTAT_SYSTEM, "system"},
+		{PROCSTAT_IRQ, "irq"},	     {PROCSTAT_SOFTIRQ, "softirq"},
+		{PROCSTAT_IOWAIT, "iowait"}, {PROCSTAT_IDLE, "idle"},
+	};
+	size_t i;
+
+	fputs("<h3>Host share of the CPU (sys/procstat.csv)</h3>\n", f);
+	if (!h->window_known) {
+		p_note(f, "note", "no procstat sample covers the window");
+		return;
+	}
+	fputs("<table>\n<tr>", f);
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		fprintf(f, "<th>%s %%</th>", kinds[i].name);
+	fputs("</tr>\n<tr>", f);
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		td_num(f, 100 * h->window.share[kinds[i].state], 2);
+	fputs("</tr>\n</table>\n", f);
+	p_note(f, "note",
+	       "All CPUs over the measured window %.0f..%.0f s. Steal: time "
+	       "the hypervisor ran someone else while this guest was "
+	       "runnable; the throughput plot shows it per second.",
+	       h->window_start_s, h->window_end_s);
+}
+
+/* Per arm of a block run: used blocks, mean NOTPM and mean steal. */
+static void table_block_arms(FILE *f, const struct blockrun *b)
+{
+	double notpm[BLOCKS_ARM_NR] = {0}, steal[BLOCKS_ARM_NR] = {0};
+	size_t n[BLOCKS_ARM_NR] = {0}, ns[BLOCKS_ARM_NR] = {0}, i;
+	int a;
+
+	for (i = 0; i < b->n; i++) {
+		const struct blockrun_block *k = &b->blocks[i];
+
+		if (k->win.use != BLOCKS_USE_OK || !isfinite(k->notpm))
+			continue;
+		notpm[k->row.arm] += k->notpm;
+		n[k->row.arm]++;
+		if (isfinite(k->steal)) {
+			steal[k->row.arm] += k->steal;
+			ns[k->row.arm]++;
+		}
+	}
+	fputs("<table>\n<tr><th>Arm</th><th>Blocks used</th>"
+	      "<th>Mean NOTPM</th><th>Mean steal %</th></tr>\n",
+	      f);
+	for (a = 0; a < BLOCKS_ARM_NR; a++) {
+		fputs("<tr>", f);
+		td_text(f, blocks_schedule_arm_name((enum blocks_arm)a));
+		td_u64(f, n[a]);
+		td_num(f, n[a] ? notpm[a] / (double)n[a] : NAN, 1);
+		td_num(f, ns[a] ? 100 * steal[a] / (double)ns[a] : NAN, 2);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/* A block run's blocks: per arm, then every block (folded). */
+static void table_blocks(FILE *f, const struct blockrun *b)
+{
+	size_t i;
+
+	fputs("<h3>Blocks (blocks.csv)</h3>\n", f);
+	p_note(f, "note",
+	       "Variant %s switched every %g s in the order A B B A A B B A "
+	       "...; the first %g s of each block are left out (settle). "
+	       "%zu of %zu blocks used. These are raw means: oltpmark "
+	       "compare scores the run from its A B B A groups, with the "
+	       "steal adjustment (docs/blocks.md).",
+	       b->variant[0] ? b->variant : "?", b->block_s, b->settle_s,
+	       b->used, b->n);
+	table_block_arms(f, b);
+	fputs("<details><summary>every block</summary>\n<table>\n"
+	      "<tr><th>Block</th><th>Arm</th><th>Window s</th>"
+	      "<th>Switch s</th><th>Status</th><th>NOTPM</th>"
+	      "<th>Steal %</th><th>Use</th></tr>\n",
+	      f);
+	for (i = 0; i < b->n; i++) {
+		const struct blockrun_block *k = &b->blocks[i];
+
+		fprintf(f, "<tr><td>%zu</td>", k->row.index);
+		td_text(f, blocks_schedule_arm_name(k->row.arm));
+		if (k->win.end_s > k->win.start_s)
+			fprintf(f, "<td>%.1f&ndash;%.1f</td>", k->win.start_s,
+				k->win.end_s);
+		else
+			fputs("<td>&ndash;</td>", f);
+		td_num(f, k->row.switch_s, 3);
+		fprintf(f, "<td>%d</td>", k->row.status);
+		td_num(f, k->notpm, 1);
+		td_num(f, isfinite(k->steal) ? 100 * k->steal : NAN, 2);
+		td_text(f, blocks_schedule_use_name(k->win.use));
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n</details>\n", f);
+}
+
+/* The host's share and a block run's blocks, under the summary. */
+static void section_host(struct html_ctx *c)
+{
+	if (c->in->host && c->in->host->known)
+		table_host(c->f, c->in->host);
+	if (c->in->blocks && c->in->blocks->present)
+		table_blocks(c->f, c->in->blocks);
 }
 
 /*
@@ -1242,9 +1362,28 @@ static void show_pgstats(struct html_ctx *c, const void *data)
 	ev_snapshot_pair(c, "pg_stat_wal");
 }
 
+/* The devices under the database, from meta.json and sys/ (devices.h). */
+static int read_devices(struct html_ctx *c, void *data, struct err *err)
+{
+	return devices_read(c->in->run_dir, c->in->meta, c->in->sum, data, err);
+}
+
+static void release_devices(void *data)
+{
+	dbdevices_free(data);
+}
+
+static void show_devices(struct html_ctx *c, const void *data)
+{
+	devices_write_html(c->f, data);
+}
+
 /* A hook, the files it leaves in sys/, and how to read and show them. */
 struct ev_source {
-	const char *hook;     /* hook name: NAME.skipped, NAME.err */
+	const char *hook;     /* hook name: NAME.skipped, NAME.err; NULL for
+				 a section made of several hooks' files,
+				 always shown */
+	const char *from;     /* with hook NULL: what it is made of */
 	const char *title;    /* section title */
 	const char *files[4]; /* any of these present: the hook ran */
 	size_t size;	      /* bytes read() fills; 0: no parser */
@@ -1295,6 +1434,13 @@ static const struct ev_source ev_sources[] = {
 	 .release = release_diskstats,
 	 .fail = "diskstats not shown",
 	 .show = show_diskstats},
+	{.title = "Devices under the database",
+	 .from = "meta.json server.layout, iostat, diskstats",
+	 .size = sizeof(struct dbdevices),
+	 .read = read_devices,
+	 .release = release_devices,
+	 .fail = "devices not shown",
+	 .show = show_devices},
 	{.hook = "pg-stats",
 	 .title = "PostgreSQL statistics",
 	 .files = {"pg_wait_events.csv", "pg_stat_database.start.csv",
@@ -1392,6 +1538,13 @@ static void section_evidence(struct html_ctx *c)
 		bool any = false;
 		int k;
 
+		if (!h->hook) {
+			fprintf(f,
+				"<h3>%s <span class=\"sub\">(%s)</span></h3>\n",
+				h->title, h->from);
+			ev_show(c, h);
+			continue;
+		}
 		fprintf(f, "<h3>%s <span class=\"sub\">(hook %s)</span></h3>\n",
 			h->title, h->hook);
 		snprintf(name, sizeof(name), "%s.skipped", h->hook);
@@ -1524,6 +1677,7 @@ int html_write_report(const struct html_input *in, struct err *err)
 	html_page_begin(c.f, title);
 	section_head(&c);
 	section_summary(&c);
+	section_host(&c);
 	section_checks(&c);
 	section_cost(&c);
 	section_notes(&c);

@@ -18,6 +18,8 @@
 #include <jansson.h>
 
 #include "analysis/common/html_page.h"
+#include "analysis/report/blockrun.h"
+#include "analysis/report/hostshare.h"
 #include "analysis/report/plots.h"
 #include "analysis/report/summary.h"
 #include "src/base/err.h"
@@ -29,6 +31,8 @@ struct html_input {
 	const json_t *meta;		  /* meta.json, may be NULL */
 	const json_t *run;		  /* run.json, may be NULL */
 	const struct plots_result *plots; /* what plots_make() drew */
+	const struct hostshare *host;	  /* sys/procstat.csv, or NULL */
+	const struct blockrun *blocks;	  /* a block run's blocks, or NULL */
 };
 
 /*

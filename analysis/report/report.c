@@ -26,6 +26,7 @@
 
 #include "analysis/report/blockrun.h"
 #include "analysis/report/checkpoints.h"
+#include "analysis/report/devices.h"
 #include "analysis/report/hostshare.h"
 #include "analysis/report/html.h"
 #include "analysis/report/mixcsv.h"
@@ -137,6 +138,9 @@ static int fill_summary_txt(struct report_ctx *ctx, FILE *f, struct err *err)
 		return rc;
 	hostshare_write_text(&ctx->host, f);
 	blockrun_write_text(&ctx->blocks, f);
+	rc = devices_write_text(ctx->dir, ctx->meta, &ctx->sum, f, err);
+	if (rc < 0)
+		return rc;
 	return ferror(f) ? err_set(err, -EIO, "summary.txt: write failed") : 0;
 }
 
@@ -409,6 +413,8 @@ static int make_plots_and_html(struct report_ctx *ctx, struct err *err)
 		return rc;
 	memset(&in, 0, sizeof(in));
 	in.run_dir = ctx->dir;
+	in.host = &ctx->host;
+	in.blocks = &ctx->blocks;
 	in.sum = &ctx->sum;
 	in.meta = ctx->meta;
 	in.run = ctx->run;

@@ -31,8 +31,11 @@ static void check_redacted(const char *text, const char *redacted)
 	bool whole = strlen(redacted) + FUZZ_CUT_SLACK < 1024;
 
 	back = PQconninfoParse(redacted, NULL);
-	if (!orig) {
-		/* a bare database name: redact writes it as dbname='...' */
+	if (pgconn_is_dbname(text)) {
+		/* a bare database name, as PQconnectdbParams with
+		   expand_dbname takes any text without '=' (" " too, which
+		   PQconninfoParse would read as no setting at all): redact
+		   writes it as dbname='...' */
 		const char *db = value_of(back, "dbname");
 
 		if (whole && (!db || strcmp(db, text) != 0))
@@ -41,6 +44,7 @@ static void check_redacted(const char *text, const char *redacted)
 			if (o->val && strcmp(o->keyword, "password") == 0)
 				abort();
 		PQconninfoFree(back);
+		PQconninfoFree(orig);
 		return;
 	}
 	if (!back && whole && orig)

@@ -106,6 +106,10 @@ EOF
 echo "\$1" >>"$log"
 EOF
 	chmod +x "$EXP_DIR/record-variant-int"
+	# Job control: a background job of a shell without it ignores
+	# SIGINT, and bash cannot trap a signal ignored on entry, so
+	# without it the run would just finish and restore at its end.
+	set -m
 	"$REPO/run/oltpmark-run" --label kern-i --configs cached --runs 1 -w 1 \
 		-d 60 --ramp-up 1 --no-baseline --hooks none \
 		--variant "rec=$EXP_DIR/record-variant-int" \
@@ -117,7 +121,12 @@ EOF
 	done
 	sleep 3
 	kill -INT "$pid"
-	wait "$pid" || true
+	local status=0
+	wait "$pid" || status=$?
+	set +m
+	# interrupted: a failure, and the run marked partial
+	[ "$status" -ne 0 ]
+	grep -q '"partial": true' "$EXP_DIR"/results/kern-i+rec/cached/run-*/summary.json
 	[ "$(tail -n 1 "$log")" = restore ]
 	run leftover_processes "$EXP_DIR/results/.clusters"
 	echo "left behind: $output"

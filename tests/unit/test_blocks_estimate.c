@@ -426,6 +426,32 @@ static void test_resolution(void **state)
  * mean(B) - mean(A) of the logs are 0.1, 0.2, 0.3, so b = 0.2 and the
  * se is that of the one-sample t-test: sd 0.1 / sqrt(3).
  */
+/*
+ * With independent noise and no drift the group-robust standard error
+ * is the independent one, on average: the block design wastes nothing
+ * beyond its intercepts. A strong autocorrelation inflates neither
+ * much, as the groups absorb what is slow.
+ */
+static void test_iid_bound(void **state)
+{
+	static const struct scenario white = {
+		.n = 160, .noise_sd = 0.05, .steal_unknown = true};
+	struct blocks_estimate_obs o[160];
+	struct blocks_estimate_result r;
+	double sum = 0;
+	uint64_t seed;
+
+	(void)state;
+	for (seed = 1; seed <= SEEDS; seed++) {
+		generate(&white, seed, o);
+		fit_ok(o, white.n, &opts, &r);
+		assert_true(r.se_iid_log > 0);
+		sum += r.se_log / r.se_iid_log;
+	}
+	print_message("mean se / se_iid: %.3f\n", sum / SEEDS);
+	assert_true(fabs(sum / SEEDS - 1) < 0.1);
+}
+
 static void test_by_hand(void **state)
 {
 	static const double a_logs[3] = {10.0, 10.5, 9.8};
@@ -459,6 +485,9 @@ static void test_by_hand(void **state)
 	assert_true(fabs(r.ci_hi - 100 * exp(0.2 + t * se)) < 1e-9);
 	assert_true(fabs(r.t - 0.2 / se) < 1e-9);
 	assert_true(fabs(r.p - 2 * (1 - stats_t_cdf(0.2 / se, 2))) < 1e-12);
+	/* the bound of independent residuals: rss 0.0404 over 12 blocks -
+	   3 intercepts - 1 arm, times (X'X)^-1 = 1 / (12 * 0.25) */
+	assert_true(fabs(r.se_iid_log - sqrt(0.0404 / 8 / 3)) < 1e-12);
 	/* t = 3.46 is short of t(2, 0.975) = 4.30: no star. */
 	assert_false(r.significant);
 	assert_true(r.ci_lo < 100);
@@ -569,6 +598,7 @@ int main(void)
 		cmocka_unit_test(test_step_coverage),
 		cmocka_unit_test(test_steal_removes_dips),
 		cmocka_unit_test(test_resolution),
+		cmocka_unit_test(test_iid_bound),
 		cmocka_unit_test(test_by_hand),
 		cmocka_unit_test(test_blocks_given),
 		cmocka_unit_test(test_refused),

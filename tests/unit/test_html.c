@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,6 +333,76 @@ static void test_report_mix_not_judged(void **state)
 	free(page);
 }
 
+/* The host's share and a block run's blocks: per arm, then each block,
+   with the variant's name escaped (it comes from meta.json). */
+static void test_report_host_blocks(void **state)
+{
+	static const double notpm[] = {1000, 1100, 1300, NAN};
+	struct blockrun_block blk[4];
+	struct blockrun b;
+	struct hostshare h;
+	struct summary s;
+	struct html_input in;
+	struct err err = {""};
+	char path[PATH_MAX + 16];
+	char *page, *arms;
+	size_t i;
+
+	(void)state;
+	memset(&h, 0, sizeof(h));
+	h.known = h.window_known = true;
+	h.window.share[PROCSTAT_STEAL] = 0.0425;
+	h.window.share[PROCSTAT_USER] = 0.6;
+	h.window_start_s = 10;
+	h.window_end_s = 70;
+	memset(&b, 0, sizeof(b));
+	memset(blk, 0, sizeof(blk));
+	b.present = true;
+	b.block_s = 10;
+	b.settle_s = 0.5;
+	snprintf(b.variant, sizeof(b.variant), "<v>");
+	for (i = 0; i < 4; i++) {
+		blk[i].row.index = i;
+		blk[i].row.arm = blocks_schedule_arm(i);
+		blk[i].win.start_s = 10.0 * (double)i + 0.5;
+		blk[i].win.end_s = 10.0 * (double)(i + 1);
+		blk[i].win.use = i < 3 ? BLOCKS_USE_OK : BLOCKS_USE_SHORT;
+		blk[i].notpm = notpm[i];
+		blk[i].steal = 0.01 * (double)(i + 1);
+	}
+	b.blocks = blk;
+	b.n = 4;
+	b.used = 3;
+	memset(&s, 0, sizeof(s));
+	empty_summary(&s, "hb");
+	memset(&in, 0, sizeof(in));
+	in.run_dir = run_dir;
+	in.sum = &s;
+	in.host = &h;
+	in.blocks = &b;
+	assert_int_equal(html_write_report(&in, &err), 0);
+	summary_free(&s);
+	snprintf(path, sizeof(path), "%s/report.html", run_dir);
+	page = fixture_read_file(path, NULL);
+	assert_non_null(page);
+	assert_non_null(strstr(page, "<h3>Host share of the CPU"));
+	assert_non_null(strstr(page, "<th>steal %</th>"));
+	assert_non_null(strstr(page, "<td>4.25</td><td>60.00</td>"));
+	assert_non_null(strstr(page, "Variant &lt;v&gt; switched every 10 s"));
+	assert_non_null(strstr(page, "first 0.5 s of each block"));
+	assert_null(strstr(page, "<v>"));
+	/* A: block 0 only (block 3 is short); B: blocks 1 and 2 */
+	arms = strstr(page, "<th>Mean steal %</th>");
+	assert_non_null(arms);
+	assert_non_null(strstr(arms, "<td class=\"l\">A</td><td>1</td>"
+				     "<td>1000.0</td><td>1.00</td>"));
+	assert_non_null(strstr(arms, "<td class=\"l\">B</td><td>2</td>"
+				     "<td>1200.0</td><td>2.50</td>"));
+	assert_non_null(strstr(page, "<td>3</td><td class=\"l\">A</td>"
+				     "<td>30.5&ndash;40.0</td>"));
+	free(page);
+}
+
 static void test_report_unwritable(void **state)
 {
 	char missing[PATH_MAX + 16];
@@ -359,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_report_evidence),
 		cmocka_unit_test(test_report_no_sys),
 		cmocka_unit_test(test_report_mix_not_judged),
+		cmocka_unit_test(test_report_host_blocks),
 		cmocka_unit_test(test_report_unwritable),
 	};
 
