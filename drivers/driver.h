@@ -111,6 +111,8 @@ struct driver_stats {
 	long long checkpoints_timed;  /* pg_stat_bgwriter (checkpointer) */
 	long long checkpoints_req;    /* requested (forced) checkpoints */
 	long long buffers_checkpoint; /* buffers written by checkpoints */
+	long long wal_bytes;	      /* WAL bytes generated (iosim: appended
+				       to its log; pgsql: not sampled) */
 };
 
 /* A driver's open connection; each driver defines its own. */

@@ -67,15 +67,24 @@ int iosim_log_path(const char *dir, char *buf, size_t size)
 int iosim_prepare(const char *dir, const struct iosim_profile *prof,
 		  struct err *err)
 {
+	return iosim_prepare_dirs(&dir, 1, prof, err);
+}
+
+int iosim_prepare_dirs(const char *const *dirs, int ndirs,
+		       const struct iosim_profile *prof, struct err *err)
+{
 	struct iosim_wal wal;
 	char path[PATH_MAX];
 	int rc;
 
-	rc = iosim_files_prepare(dir, prof, IOSIM_LOG_RING_BYTES, err);
+	rc = iosim_files_prepare_dirs(dirs, ndirs, prof, IOSIM_LOG_RING_BYTES,
+				      err);
 	if (rc < 0)
 		return rc;
-	if (iosim_log_path(dir, path, sizeof(path)) < 0)
-		return err_set(err, -ENAMETOOLONG, "%s: path too long", dir);
+	/* the WAL in the first, as pg_wal is in the data directory */
+	if (iosim_log_path(dirs[0], path, sizeof(path)) < 0)
+		return err_set(err, -ENAMETOOLONG, "%s: path too long",
+			       dirs[0]);
 	/* opening creates and fills the ring when it is missing or short */
 	memset(&wal, 0, sizeof(wal));
 	wal.fd = -1;
@@ -346,6 +355,55 @@ static int iosim_db_info(struct driver_conn *c, struct driver_db_info *info,
 	return 0;
 }
 
+/* A figure per commit, null when it is not known. */
+static json_t *iosim_per_commit_value(const struct iosim_profile *p,
+				      double per_s)
+{
+	double v = iosim_profile_per_commit(p, per_s);
+
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *iosim_per_commit_json(const struct iosim_profile *p)
+{
+	const struct iosim_profile_background *bg = &p->background;
+	json_t *o, *devs;
+	int d, bad = 0;
+
+	o = json_object();
+	devs = json_object();
+	if (!o || !devs) {
+		json_decref(o);
+		json_decref(devs);
+		return NULL;
+	}
+	bad |= json_object_set_new(o, "commits", json_integer(p->mix_commits));
+	bad |= json_object_set_new(
+		o, "wal_bytes", iosim_per_commit_value(p, bg->wal_bytes_per_s));
+	for (d = 0; d < bg->ndevices; d++) {
+		const struct iosim_profile_device *dev = &bg->device[d];
+
+		bad |= json_object_set_new(
+			devs, dev->name,
+			json_pack("{sosososo}", "reads",
+				  iosim_per_commit_value(p, dev->reads_per_s),
+				  "read_bytes",
+				  iosim_per_commit_value(p,
+							 dev->read_bytes_per_s),
+				  "writes",
+				  iosim_per_commit_value(p, dev->writes_per_s),
+				  "write_bytes",
+				  iosim_per_commit_value(
+					  p, dev->write_bytes_per_s)));
+	}
+	bad |= json_object_set_new(o, "devices", devs);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 static int iosim_describe(struct driver_conn *c, json_t *server,
 			  struct err *err)
 {
@@ -374,6 +432,17 @@ static int iosim_describe(struct driver_conn *c, json_t *server,
 			    json_real(iosim_writeback_pages_per_s(p)));
 	json_object_set_new(prof, "writeback_pages_per_commit",
 			    json_real(iosim_writeback_pages_per_commit(p)));
+	/* the calibration's side of report's fidelity check, so that the
+	   run directory holds it and report needs no profile file */
+	if (p->mix_commits >= 0) {
+		json_t *pc = iosim_per_commit_json(p);
+
+		if (!pc) {
+			json_decref(prof);
+			return err_set(err, -ENOMEM, "out of memory");
+		}
+		json_object_set_new(prof, "per_commit", pc);
+	}
 	json_object_set_new(server, "io_profile", prof);
 	json_object_set_new(server, "note",
 			    json_string("simulated: no database; the I/O "
@@ -410,6 +479,8 @@ static int iosim_stats(struct driver_conn *c, struct driver_stats *stats,
 	stats->xact_commit = (long long)n.commits;
 	stats->xact_rollback = (long long)n.rollbacks;
 	stats->buffers_checkpoint = (long long)n.written;
+	/* what a commit waited to make durable, as pg_stat_wal's wal_bytes */
+	stats->wal_bytes = (long long)n.wal_bytes;
 	return 0;
 }
 

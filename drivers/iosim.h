@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "drivers/iosim_profile.h"
 #include "src/base/err.h"
 
@@ -34,6 +36,15 @@ int iosim_prepare(const char *dir, const struct iosim_profile *prof,
 		  struct err *err);
 
 /*
+ * iosim_prepare() over ndirs data directories, one per directory of a
+ * table-layout profile (iosim_files_prepare_dirs()): each relation's
+ * file in the directory of its tablespace, linked from dirs[0], which
+ * holds the WAL ring too and is the directory a run is given.
+ */
+int iosim_prepare_dirs(const char *const *dirs, int ndirs,
+		       const struct iosim_profile *prof, struct err *err);
+
+/*
  * Pages per second the checkpointer writes back: the calibration's
  * checkpoint, bgwriter and backend buffer writes per second together.
  */
@@ -45,6 +56,17 @@ double iosim_writeback_pages_per_s(const struct iosim_profile *prof);
  * every type in it; 0 when nothing committed.
  */
 double iosim_writeback_pages_per_commit(const struct iosim_profile *prof);
+
+/*
+ * What the calibration measured per committed transaction of its mix
+ * (iosim_profile_per_commit()), as the object "per_commit" that
+ * describe() puts in meta.json's server.io_profile for report's
+ * fidelity check: "commits" (the profile's mix_commits), "wal_bytes",
+ * and "devices", each device's "reads", "read_bytes", "writes" and
+ * "write_bytes"; an unknown figure is null. Only for a profile that
+ * records mix_commits (>= 0, format 1.1); NULL when out of memory.
+ */
+json_t *iosim_per_commit_json(const struct iosim_profile *prof);
 
 /* What an instance replayed so far. */
 struct iosim_counts {

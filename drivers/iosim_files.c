@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,53 +182,188 @@ static int iosim_files_size(const char *path, uint64_t *bytes, struct err *err)
 	return err_set(err, rc, "%s: %s", path, strerror(-rc));
 }
 
+int iosim_files_dir_of(const struct iosim_profile *prof, int ndirs,
+		       enum iosim_profile_rel rel)
+{
+	int k = prof->layout.placement[rel];
+
+	return ndirs > 1 && k >= 0 && k < ndirs ? k : 0;
+}
+
+/*
+ * Whether ndirs directories can hold prof's layout: one always (every
+ * file in it); several only for the table layout, one per directory of
+ * the calibration.
+ */
+static int iosim_files_check_dirs(int ndirs, const struct iosim_profile *prof,
+				  struct err *err)
+{
+	const struct iosim_profile_layout *lay = &prof->layout;
+
+	if (ndirs < 1 || ndirs > IOSIM_FILES_DIRS_MAX)
+		return err_set(err, -EINVAL,
+			       "%d data directories: 1 to %d can be given",
+			       ndirs, IOSIM_FILES_DIRS_MAX);
+	if (ndirs == 1)
+		return 0;
+	if (lay->kind == IOSIM_PROFILE_LAYOUT_WAREHOUSE)
+		return err_set(err, -EINVAL,
+			       "%d data directories: the profile's layout is "
+			       "warehouse, whose relations are split by "
+			       "warehouse over %d directories, which iosim "
+			       "does not replay: give one data directory",
+			       ndirs, lay->directories);
+	if (lay->kind != IOSIM_PROFILE_LAYOUT_TABLE ||
+	    ndirs != lay->directories)
+		return err_set(err, -EINVAL,
+			       "%d data directories for a profile of %d: "
+			       "give one, or one per directory of the "
+			       "calibration, in its order",
+			       ndirs, lay->directories);
+	return 0;
+}
+
+/*
+ * Whether the name link of dirs[0] may be used for a file whose place
+ * is target: a file of dirs[0] (target NULL) must not be a link there,
+ * and one elsewhere must be missing (made later) or already a link to
+ * target (an absolute path), as PostgreSQL's pg_tblspc links to its
+ * tablespaces. Anything else is refused, never replaced: -EEXIST.
+ */
+static int iosim_files_check_link(const char *link, const char *target,
+				  const char *rel, struct err *err)
+{
+	char got[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+	int rc;
+
+	if (lstat(link, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		rc = -errno;
+		return err_set(err, rc, "%s: %s", link, strerror(-rc));
+	}
+	if (!target && !S_ISLNK(st.st_mode))
+		return 0;
+	n = S_ISLNK(st.st_mode) ? readlink(link, got, sizeof(got) - 1) : -1;
+	if (target && n >= 0) {
+		got[n] = '\0';
+		if (strcmp(got, target) == 0)
+			return 0;
+	}
+	return err_set(err, -EEXIST,
+		       "%s: already there, but the profile puts %s %s%s: "
+		       "prepare into new directories",
+		       link, rel, target ? "in " : "in this directory",
+		       target ? target : "");
+}
+
+/* The absolute paths of the directories, for the links. */
+typedef char iosim_files_realdir[PATH_MAX];
+
+int iosim_files_prepare_dirs(const char *const *dirs, int ndirs,
+			     const struct iosim_profile *prof,
+			     uint64_t extra_bytes, struct err *err)
+{
+	uint64_t have[IOSIM_PROFILE_REL_NR], need;
+	uint64_t missing[IOSIM_FILES_DIRS_MAX] = {0};
+	char path[PATH_MAX], link[PATH_MAX];
+	iosim_files_realdir *real = NULL;
+	struct stat st;
+	int r, k, fd, rc;
+
+	rc = iosim_files_check_dirs(ndirs, prof, err);
+	if (rc < 0)
+		return rc;
+	real = calloc((size_t)ndirs, sizeof(*real));
+	if (!real)
+		return err_set(err, -ENOMEM, "out of memory");
+	for (k = 0; k < ndirs; k++) {
+		rc = iosim_files_mkdir(dirs[k], err);
+		if (rc < 0)
+			goto out;
+		/* links hold absolute paths: the run may start elsewhere */
+		if (ndirs == 1) {
+			snprintf(real[k], sizeof(real[k]), "%s", dirs[k]);
+		} else if (!realpath(dirs[k], real[k])) {
+			rc = -errno;
+			err_set(err, rc, "%s: %s", dirs[k], strerror(-rc));
+			goto out;
+		}
+	}
+	missing[0] = extra_bytes;
+	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++) {
+		k = iosim_files_dir_of(prof, ndirs, r);
+		if (iosim_files_path(real[k], r, path, sizeof(path)) < 0 ||
+		    iosim_files_path(dirs[0], r, link, sizeof(link)) < 0) {
+			rc = err_set(err, -ENAMETOOLONG, "%s: path too long",
+				     dirs[k]);
+			goto out;
+		}
+		/* everything that would be refused, before anything is
+		   written */
+		if (ndirs > 1) {
+			rc = iosim_files_check_link(link, k ? path : NULL,
+						    iosim_profile_rel_name(r),
+						    err);
+			if (rc < 0)
+				goto out;
+		}
+		rc = iosim_files_size(path, &have[r], err);
+		if (rc < 0)
+			goto out;
+		need = (uint64_t)prof->rel[r].pages * IOSIM_PROFILE_PAGE_BYTES;
+		if (have[r] < need)
+			missing[k] += need - have[r];
+	}
+	for (k = 0; k < ndirs; k++) {
+		rc = iosim_files_check_space(dirs[k], missing[k], err);
+		if (rc < 0)
+			goto out;
+	}
+	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++) {
+		k = iosim_files_dir_of(prof, ndirs, r);
+		iosim_files_path(real[k], r, path, sizeof(path));
+		need = (uint64_t)prof->rel[r].pages * IOSIM_PROFILE_PAGE_BYTES;
+		if (have[r] < need) {
+			fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+			if (fd < 0) {
+				rc = -errno;
+				err_set(err, rc, "cannot create %s: %s", path,
+					strerror(-rc));
+				goto out;
+			}
+			rc = iosim_files_fill(fd, have[r], need, path, err);
+			close(fd);
+			if (rc < 0)
+				goto out;
+		}
+		iosim_files_path(dirs[0], r, link, sizeof(link));
+		if (k != 0 && lstat(link, &st) < 0 && symlink(path, link) < 0) {
+			rc = -errno;
+			err_set(err, rc, "cannot link %s to %s: %s", link, path,
+				strerror(-rc));
+			goto out;
+		}
+	}
+	/* the new names, durable too (best effort, as atomic_file does) */
+	for (k = 0; k < ndirs; k++) {
+		fd = open(dirs[k], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0) {
+			fsync(fd);
+			close(fd);
+		}
+	}
+out:
+	free(real);
+	return rc;
+}
+
 int iosim_files_prepare(const char *dir, const struct iosim_profile *prof,
 			uint64_t extra_bytes, struct err *err)
 {
-	uint64_t have[IOSIM_PROFILE_REL_NR], need, missing = extra_bytes;
-	char path[PATH_MAX];
-	int r, fd, rc;
-
-	rc = iosim_files_mkdir(dir, err);
-	if (rc < 0)
-		return rc;
-	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++) {
-		if (iosim_files_path(dir, r, path, sizeof(path)) < 0)
-			return err_set(err, -ENAMETOOLONG, "%s: path too long",
-				       dir);
-		rc = iosim_files_size(path, &have[r], err);
-		if (rc < 0)
-			return rc;
-		need = (uint64_t)prof->rel[r].pages * IOSIM_PROFILE_PAGE_BYTES;
-		if (have[r] < need)
-			missing += need - have[r];
-	}
-	rc = iosim_files_check_space(dir, missing, err);
-	if (rc < 0)
-		return rc;
-	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++) {
-		need = (uint64_t)prof->rel[r].pages * IOSIM_PROFILE_PAGE_BYTES;
-		if (have[r] >= need)
-			continue;
-		iosim_files_path(dir, r, path, sizeof(path));
-		fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
-		if (fd < 0) {
-			rc = -errno;
-			return err_set(err, rc, "cannot create %s: %s", path,
-				       strerror(-rc));
-		}
-		rc = iosim_files_fill(fd, have[r], need, path, err);
-		close(fd);
-		if (rc < 0)
-			return rc;
-	}
-	/* the new names, durable too (best effort, as atomic_file does) */
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-	return 0;
+	return iosim_files_prepare_dirs(&dir, 1, prof, extra_bytes, err);
 }
 
 /* The message for a file system that refuses O_DIRECT. */
@@ -297,16 +433,32 @@ int iosim_files_open(struct iosim_files *f, const char *dir,
 						     IOSIM_PROFILE_PAGE_BYTES),
 				(unsigned long long)f->pages[r]);
 	}
-	/* some file systems take O_DIRECT at open and refuse the read */
+	/*
+	 * Some file systems take O_DIRECT at open and refuse the read: one
+	 * page of a file of dir, and of each file linked from it (a table
+	 * layout's directories may be on other file systems).
+	 */
 	if (rc == 0 && direct) {
 		probe = iosim_files_alloc(IOSIM_PROFILE_PAGE_BYTES);
 		if (!probe)
 			rc = err_set(err, -ENOMEM, "out of memory");
-		else
-			rc = iosim_files_read(f, IOSIM_PROFILE_REL_WAREHOUSE, 0,
-					      probe, err);
-		if (rc == -EINVAL)
-			iosim_files_no_direct(dir, err);
+		for (r = 0; probe && r < IOSIM_PROFILE_REL_NR && rc == 0; r++) {
+			char target[PATH_MAX];
+			ssize_t n = -1;
+
+			iosim_files_path(dir, r, path, sizeof(path));
+			if (r != IOSIM_PROFILE_REL_WAREHOUSE &&
+			    (n = readlink(path, target, sizeof(target) - 1)) <
+				    0)
+				continue;
+			rc = iosim_files_read(f, r, 0, probe, err);
+			if (rc == -EINVAL && n >= 0) {
+				target[n] = '\0';
+				iosim_files_no_direct(target, err);
+			} else if (rc == -EINVAL) {
+				iosim_files_no_direct(dir, err);
+			}
+		}
 		free(probe);
 	}
 	if (rc < 0)

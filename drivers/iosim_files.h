@@ -12,6 +12,14 @@
  * Preparing checks the directory first (read-only, not writable, not
  * enough free space) so that a bad directory gives one clear line before
  * anything is written.
+ *
+ * A profile of the table layout (its relations spread over tablespace
+ * directories, docs/layout.md) can be prepared over as many data
+ * directories, one per directory of the calibration: each relation's
+ * file goes to the directory of its tablespace, and the first directory
+ * holds a link to it under the relation's name, as PostgreSQL's
+ * pg_tblspc links to its tablespaces. Opening the first directory then
+ * opens every file where it is.
  */
 #ifndef OLTPMARK_IOSIM_FILES_H
 #define OLTPMARK_IOSIM_FILES_H
@@ -26,6 +34,9 @@
 
 #define IOSIM_FILES_ALIGN      4096	 /* O_DIRECT buffer alignment */
 #define IOSIM_FILES_FILL_BYTES (1 << 20) /* one write while filling */
+#define IOSIM_FILES_DIRS_MAX \
+	32 /* data directories, as the loader's
+					    tablespace directories */
 
 /* The open relation files of one data directory. */
 struct iosim_files {
@@ -64,6 +75,30 @@ int iosim_files_check_space(const char *dir, uint64_t need_bytes,
  */
 int iosim_files_prepare(const char *dir, const struct iosim_profile *prof,
 			uint64_t extra_bytes, struct err *err);
+
+/*
+ * iosim_files_prepare() over ndirs directories (1 to
+ * IOSIM_FILES_DIRS_MAX): with one, as iosim_files_prepare(dirs[0]);
+ * with several, which only a table-layout profile of as many directories
+ * takes, each relation's file in dirs[its placement] (dirs[0] when the
+ * profile does not place it) and, for those not in dirs[0], a link to
+ * it (an absolute path) in dirs[0] under its name. Space is checked per
+ * directory, extra_bytes in dirs[0]. Also -EINVAL for a number of
+ * directories the profile's layout does not take (the warehouse layout
+ * splits relations by warehouse, which iosim does not), and -EEXIST for
+ * a name of dirs[0] that is a file where a link should be, a link to
+ * elsewhere, or a link where a file should be: nothing is replaced.
+ */
+int iosim_files_prepare_dirs(const char *const *dirs, int ndirs,
+			     const struct iosim_profile *prof,
+			     uint64_t extra_bytes, struct err *err);
+
+/*
+ * Which of ndirs data directories rel's file is in: its placement when
+ * there are several and the profile places it, else 0.
+ */
+int iosim_files_dir_of(const struct iosim_profile *prof, int ndirs,
+		       enum iosim_profile_rel rel);
 
 /*
  * Write non-zero bytes into fd from offset from to offset to, as

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * iosim_profile.c - reading, validating and writing oltpmark-ioprofile/1
- * (iosim_profile.h, docs/formats.md).
+ * (iosim_profile.h, docs/formats.md). The keys a minor version added
+ * are optional for the reader (a 1.0 profile lacks them) and always
+ * written.
  *
  * The reader walks the JSON once, naming every value by its key path
  * ("transactions.new_order.read_share.stock") so that each fault gives
@@ -267,6 +269,32 @@ static int iosim_profile_need_number(struct iosim_profile_reader *rd,
 		"not a number: %s", shown);
 }
 
+/* An optional number (1.1's keys): NAN when absent or null. */
+static int iosim_profile_opt_number(struct iosim_profile_reader *rd,
+				    const json_t *obj, const char *parent,
+				    const char *key, double *out)
+{
+	const json_t *v = json_object_get(obj, key);
+
+	*out = NAN;
+	if (!v || json_is_null(v))
+		return 0;
+	return iosim_profile_need_number(rd, obj, parent, key, out);
+}
+
+/* An optional count (1.1's keys): -1 when absent or null. */
+static int iosim_profile_opt_count(struct iosim_profile_reader *rd,
+				   const json_t *obj, const char *parent,
+				   const char *key, int64_t *out)
+{
+	const json_t *v = json_object_get(obj, key);
+
+	*out = -1;
+	if (!v || json_is_null(v))
+		return 0;
+	return iosim_profile_need_count(rd, obj, parent, key, out);
+}
+
 /* An optional string into buf (size bytes); "" when absent or null. */
 static int iosim_profile_opt_string(struct iosim_profile_reader *rd,
 				    const json_t *obj, const char *key,
@@ -477,6 +505,10 @@ static int iosim_profile_read_background(struct iosim_profile_reader *rd,
 		IOSIM_PROFILE_NKEYS(iosim_profile_background_keys), bg);
 	if (rc < 0)
 		return rc;
+	rc = iosim_profile_opt_number(rd, o, "background", "wal_bytes_per_s",
+				      &bg->wal_bytes_per_s);
+	if (rc < 0)
+		return rc;
 	rc = iosim_profile_need_object(rd, o, "background", "devices", &devs);
 	if (rc < 0)
 		return rc;
@@ -512,6 +544,52 @@ static int iosim_profile_read_background(struct iosim_profile_reader *rd,
 	}
 	qsort(bg->device, (size_t)bg->ndevices, sizeof(bg->device[0]),
 	      iosim_profile_device_cmp);
+	return 0;
+}
+
+/*
+ * layout.paths (1.1): one string per directory, or absent. Descriptive:
+ * a path too long to keep is a fault, as any value out of range is.
+ */
+static int iosim_profile_read_paths(struct iosim_profile_reader *rd,
+				    const json_t *layout,
+				    struct iosim_profile_layout *lay)
+{
+	const json_t *paths = json_object_get(layout, "paths"), *v;
+	char sub[64], shown[48];
+	size_t i;
+
+	lay->npaths = 0;
+	if (!paths || json_is_null(paths))
+		return 0;
+	if (!json_is_array(paths)) {
+		iosim_profile_show(paths, shown, sizeof(shown));
+		return iosim_profile_err(rd->err, -EINVAL, rd->name,
+					 "layout.paths", "not an array: %s",
+					 shown);
+	}
+	if (json_array_size(paths) != (size_t)lay->directories ||
+	    json_array_size(paths) > IOSIM_PROFILE_PATHS_MAX)
+		return iosim_profile_err(
+			rd->err, -EINVAL, rd->name, "layout.paths",
+			"%zu paths for %d directories (at most %d)",
+			json_array_size(paths), lay->directories,
+			IOSIM_PROFILE_PATHS_MAX);
+	json_array_foreach(paths, i, v)
+	{
+		snprintf(sub, sizeof(sub), "layout.paths[%zu]", i);
+		if (!json_is_string(v) || json_string_length(v) == 0 ||
+		    json_string_length(v) >= IOSIM_PROFILE_PATH_LEN) {
+			iosim_profile_show(v, shown, sizeof(shown));
+			return iosim_profile_err(
+				rd->err, -EINVAL, rd->name, sub,
+				"not a path of 1 to %d characters: %s",
+				IOSIM_PROFILE_PATH_LEN - 1, shown);
+		}
+		memcpy(lay->path[i], json_string_value(v),
+		       json_string_length(v) + 1);
+	}
+	lay->npaths = (int)json_array_size(paths);
 	return 0;
 }
 
@@ -554,6 +632,9 @@ static int iosim_profile_read_layout(struct iosim_profile_reader *rd,
 					 "%lld, more than %d", (long long)dirs,
 					 IOSIM_PROFILE_DIRECTORIES_MAX);
 	lay->directories = (int)dirs;
+	rc = iosim_profile_read_paths(rd, o, lay);
+	if (rc < 0)
+		return rc;
 	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++)
 		lay->placement[r] = -1;
 	place = json_object_get(o, "placement");
@@ -630,6 +711,10 @@ static int iosim_profile_from_json(struct iosim_profile_reader *rd,
 				       &prof->duration_s);
 	if (rc < 0)
 		return rc;
+	rc = iosim_profile_opt_count(rd, root, "", "mix_commits",
+				     &prof->mix_commits);
+	if (rc < 0)
+		return rc;
 	if ((rc = iosim_profile_read_txns(rd, root, prof)) < 0 ||
 	    (rc = iosim_profile_read_rels(rd, root, prof)) < 0 ||
 	    (rc = iosim_profile_read_background(rd, root, prof)) < 0 ||
@@ -696,6 +781,10 @@ int iosim_profile_validate(const struct iosim_profile *prof, const char *name,
 		return iosim_profile_err(err, -EINVAL, name, "duration_s",
 					 "must be more than 0, found %g",
 					 prof->duration_s);
+	if (prof->mix_commits < -1)
+		return iosim_profile_err(err, -EINVAL, name, "mix_commits",
+					 "negative count %lld",
+					 (long long)prof->mix_commits);
 	for (type = 0; type < TXN_NR; type++) {
 		const struct iosim_profile_txn *t = &prof->txn[type];
 
@@ -771,6 +860,13 @@ int iosim_profile_validate(const struct iosim_profile *prof, const char *name,
 		if (rc < 0)
 			return rc;
 	}
+	if (!isnan(prof->background.wal_bytes_per_s)) {
+		rc = iosim_profile_check_rate(
+			prof->background.wal_bytes_per_s, name,
+			"background.wal_bytes_per_s", err);
+		if (rc < 0)
+			return rc;
+	}
 	if (prof->background.ndevices < 0 ||
 	    prof->background.ndevices > IOSIM_PROFILE_DEVICES_MAX)
 		return iosim_profile_err(
@@ -825,6 +921,22 @@ int iosim_profile_validate(const struct iosim_profile *prof, const char *name,
 					 "layout.directories",
 					 "%d directories for the single layout",
 					 prof->layout.directories);
+	if (prof->layout.npaths != 0 &&
+	    (prof->layout.npaths != prof->layout.directories ||
+	     prof->layout.npaths > IOSIM_PROFILE_PATHS_MAX))
+		return iosim_profile_err(err, -EINVAL, name, "layout.paths",
+					 "%d paths for %d directories (at most "
+					 "%d)",
+					 prof->layout.npaths,
+					 prof->layout.directories,
+					 IOSIM_PROFILE_PATHS_MAX);
+	for (d = 0; d < prof->layout.npaths; d++)
+		if (!prof->layout.path[d][0] ||
+		    strnlen(prof->layout.path[d], IOSIM_PROFILE_PATH_LEN) ==
+			    IOSIM_PROFILE_PATH_LEN)
+			return iosim_profile_err(
+				err, -EINVAL, name, "layout.paths",
+				"path %d is empty or too long", d);
 	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++)
 		if (prof->layout.placement[r] < -1 ||
 		    prof->layout.placement[r] >= prof->layout.directories)
@@ -1052,6 +1164,15 @@ static json_t *iosim_profile_layout_json(const struct iosim_profile_layout *lay)
 		iosim_profile_set(o, "placement", place, &rc);
 	else
 		json_decref(place);
+	if (lay->npaths > 0) {
+		json_t *paths = json_array();
+
+		for (r = 0; paths && r < lay->npaths; r++)
+			if (json_array_append_new(
+				    paths, json_string(lay->path[r])) < 0)
+				rc = -ENOMEM;
+		iosim_profile_set(o, "paths", paths, &rc);
+	}
 	if (rc < 0) {
 		json_decref(o);
 		return NULL;
@@ -1066,7 +1187,7 @@ json_t *iosim_profile_to_json(const struct iosim_profile *prof)
 	       *rels = json_object(), *bgo, *devs = json_object();
 	int rc = 0, type, r, d;
 
-	iosim_profile_set(root, "format", json_string(RESFILE_TAG_IOPROFILE),
+	iosim_profile_set(root, "format", json_string(IOSIM_PROFILE_FORMAT),
 			  &rc);
 	iosim_profile_set(root, "oltpmark_version",
 			  iosim_profile_text(prof->oltpmark_version), &rc);
@@ -1081,6 +1202,11 @@ json_t *iosim_profile_to_json(const struct iosim_profile *prof)
 	iosim_profile_set(root, "page_bytes",
 			  json_integer(IOSIM_PROFILE_PAGE_BYTES), &rc);
 	iosim_profile_set(root, "duration_s", json_real(prof->duration_s), &rc);
+	iosim_profile_set(root, "mix_commits",
+			  prof->mix_commits >= 0
+				  ? json_integer(prof->mix_commits)
+				  : json_null(),
+			  &rc);
 	for (type = 0; type < TXN_NR; type++)
 		iosim_profile_set(txns, txn_type_name(type),
 				  iosim_profile_txn_json(&prof->txn[type]),
@@ -1097,6 +1223,11 @@ json_t *iosim_profile_to_json(const struct iosim_profile *prof)
 	bgo = iosim_profile_rates_json(
 		iosim_profile_background_keys,
 		IOSIM_PROFILE_NKEYS(iosim_profile_background_keys), bg);
+	iosim_profile_set(bgo, "wal_bytes_per_s",
+			  isnan(bg->wal_bytes_per_s)
+				  ? json_null()
+				  : json_real(bg->wal_bytes_per_s),
+			  &rc);
 	for (d = 0; d < bg->ndevices; d++)
 		iosim_profile_set(
 			devs, bg->device[d].name,
@@ -1161,6 +1292,13 @@ double iosim_profile_wal_bytes_per_call(const struct iosim_profile *prof,
 	const struct iosim_profile_txn *t = &prof->txn[type];
 
 	return t->calls ? (double)t->wal_bytes / (double)t->calls : 0;
+}
+
+double iosim_profile_per_commit(const struct iosim_profile *prof, double per_s)
+{
+	if (prof->mix_commits <= 0 || isnan(per_s))
+		return NAN;
+	return per_s * prof->duration_s / (double)prof->mix_commits;
 }
 
 int64_t iosim_profile_total_pages(const struct iosim_profile *prof)

@@ -21,7 +21,17 @@
 #include <jansson.h>
 
 #include "src/base/err.h"
+#include "src/base/resfile.h"
 #include "src/base/txn.h"
+
+/*
+ * The tag the writer puts in a profile. 1.1 added the mix's committed
+ * transactions ("mix_commits") and the server's WAL bytes per second
+ * ("background.wal_bytes_per_s"), the calibration's side of a replay's
+ * fidelity check, and the directory of each tablespace
+ * ("layout.paths"). The reader takes any 1.x (resfile_check()).
+ */
+#define IOSIM_PROFILE_FORMAT RESFILE_TAG_IOPROFILE ".1"
 
 #define IOSIM_PROFILE_PAGE_BYTES      8192 /* PostgreSQL's BLCKSZ; the only one */
 #define IOSIM_PROFILE_DEVICES_MAX     32   /* devices in "background" */
@@ -31,6 +41,8 @@
 #define IOSIM_PROFILE_FILE_MAX	      (4 << 20) /* a bigger file is refused */
 #define IOSIM_PROFILE_WAREHOUSES_MAX  100000	/* as oltpmark load's */
 #define IOSIM_PROFILE_DIRECTORIES_MAX 4096	/* of a layout */
+#define IOSIM_PROFILE_PATHS_MAX	      32  /* directories whose paths are kept */
+#define IOSIM_PROFILE_PATH_LEN	      256 /* a path and its NUL */
 
 /*
  * The relations of the schema (schema/tables.sql, schema/indexes.sql),
@@ -102,6 +114,10 @@ struct iosim_profile_background {
 	double backend_writes_per_s;	/* buffers_backend */
 	double wal_writes_per_s;	/* pg_stat_wal wal_write */
 	double wal_syncs_per_s;		/* pg_stat_wal wal_sync */
+	double wal_bytes_per_s;		/* pg_stat_wal wal_bytes: all the
+					   server's WAL, background work's
+					   too (1.1); NAN when the profile
+					   does not say (1.0) */
 	int ndevices;			/* entries of device[] */
 	struct iosim_profile_device device[IOSIM_PROFILE_DEVICES_MAX];
 	/* sorted by name */
@@ -122,6 +138,15 @@ struct iosim_profile_layout {
 	int placement[IOSIM_PROFILE_REL_NR]; /* table layout: the directory
 						(0-based) of each relation;
 						-1 when not recorded */
+	int npaths; /* entries of path[]: directories, or 0 when the
+		       profile does not say (1.0, a single directory, or
+		       more than IOSIM_PROFILE_PATHS_MAX) */
+	char path[IOSIM_PROFILE_PATHS_MAX]
+		 [IOSIM_PROFILE_PATH_LEN]; /* each directory as the
+					      calibration's server named
+					      it (its tablespace's
+					      location), in the order of
+					      the directory numbers */
 };
 
 /* A whole profile. Plain data: copy it, free nothing. */
@@ -131,9 +156,14 @@ struct iosim_profile {
 	char config[IOSIM_PROFILE_TEXT_MAX];  /* "cached", "noncached", ...;
 						 "" unknown */
 	char server_version[IOSIM_PROFILE_TEXT_MAX]; /* "15.18"; "" */
-	int warehouses;	   /* W of the calibration database, >= 1 */
-	double duration_s; /* the measured interval every count and rate
-			       covers, > 0 */
+	int warehouses;	     /* W of the calibration database, >= 1 */
+	double duration_s;   /* the measured interval every count and rate
+				covers, > 0 */
+	int64_t mix_commits; /* transactions of the mix committed in that
+				interval, as the engine counted them: what
+				the per-transaction figures of a fidelity
+				check divide by (1.1); -1 when the profile
+				does not say (1.0) */
 	struct iosim_profile_txn txn[TXN_NR];			 /* by type */
 	struct iosim_profile_relation rel[IOSIM_PROFILE_REL_NR]; /* sizes */
 	struct iosim_profile_background background;
@@ -214,6 +244,15 @@ double iosim_profile_dirtied_per_call(const struct iosim_profile *prof,
 /* WAL bytes per call of type; 0 when it had no calls. */
 double iosim_profile_wal_bytes_per_call(const struct iosim_profile *prof,
 					enum txn_type type);
+
+/*
+ * What the calibration measured per committed transaction of its mix: a
+ * rate of the profile (per second of duration_s, such as a device's
+ * reads_per_s or background.wal_bytes_per_s) times duration_s over
+ * mix_commits. NAN when the profile does not record mix_commits (1.0),
+ * when the mix committed nothing, or when per_s is NAN.
+ */
+double iosim_profile_per_commit(const struct iosim_profile *prof, double per_s);
 
 /* The sum of every relation's pages. */
 int64_t iosim_profile_total_pages(const struct iosim_profile *prof);

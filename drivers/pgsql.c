@@ -835,6 +835,7 @@ static int pgsql_stats(struct driver_conn *conn, struct driver_stats *stats,
 
 	for (i = 0; i < sizeof(field) / sizeof(field[0]); i++)
 		*field[i] = -1;
+	stats->wal_bytes = -1; /* pg_stat_wal is the pg-stats hook's */
 	res = pgsql_query(
 		conn, PQserverVersion(conn->pg) >= 170000 ? sql_17 : sql_pre17,
 		PGRES_TUPLES_OK, "reading server counters", err);

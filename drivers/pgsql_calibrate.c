@@ -253,7 +253,7 @@ int pgsql_calibrate_background(PGconn *conn, struct pgsql_calibrate_bg *bg,
 {
 	static const char sql[] =
 		"SELECT b.buffers_checkpoint, b.buffers_clean, "
-		"b.buffers_backend, w.wal_write, w.wal_sync "
+		"b.buffers_backend, w.wal_write, w.wal_sync, w.wal_bytes "
 		"FROM pg_stat_bgwriter b, pg_stat_wal w";
 	PGresult *res;
 
@@ -272,8 +272,25 @@ int pgsql_calibrate_background(PGconn *conn, struct pgsql_calibrate_bg *bg,
 	bg->buffers_backend = pgsql_calibrate_num(res, 0, 2);
 	bg->wal_write = pgsql_calibrate_num(res, 0, 3);
 	bg->wal_sync = pgsql_calibrate_num(res, 0, 4);
+	bg->wal_bytes = pgsql_calibrate_num(res, 0, 5);
 	PQclear(res);
 	return 0;
+}
+
+/* Whether a relation's list of tablespaces ("0,16390") names oid. */
+static bool pgsql_calibrate_holds(const char spaces[][64], const char *oid)
+{
+	char list[64], *tok, *save = NULL;
+	int r;
+
+	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++) {
+		memcpy(list, spaces[r], sizeof(list));
+		for (tok = strtok_r(list, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save))
+			if (strcmp(tok, oid) == 0)
+				return true;
+	}
+	return false;
 }
 
 int pgsql_calibrate_relations(PGconn *conn, struct iosim_profile *prof,
@@ -290,10 +307,20 @@ int pgsql_calibrate_relations(PGconn *conn, struct iosim_profile *prof,
 		"WHERE c.relkind IN ('r', 'i') "
 		"AND c.relnamespace = to_regnamespace(current_schema()) "
 		"GROUP BY 1";
+	/* the tablespaces of those, in the loader's order, with where */
+	static const char ts_sql[] =
+		"SELECT s.oid::text, CASE WHEN s.oid = 0 THEN 'pg_default' "
+		"ELSE pg_tablespace_location(s.oid) END "
+		"FROM (SELECT DISTINCT c.reltablespace AS oid FROM pg_class c "
+		"WHERE c.relkind IN ('r', 'i') "
+		"AND c.relnamespace = to_regnamespace(current_schema())) s "
+		"LEFT JOIN pg_tablespace t ON t.oid = s.oid "
+		"ORDER BY s.oid <> 0, length(t.spcname), t.spcname";
 	double bytes[IOSIM_PROFILE_REL_NR] = {0}, rows[IOSIM_PROFILE_REL_NR];
 	char spaces[IOSIM_PROFILE_REL_NR][64] = {{0}};
 	char seen[IOSIM_PROFILE_DIRECTORIES_MAX][16];
 	bool partitioned = false, found[IOSIM_PROFILE_REL_NR] = {false};
+	bool paths_fit = true;
 	int nseen = 0, i, r, s;
 	PGresult *res;
 
@@ -330,22 +357,39 @@ int pgsql_calibrate_relations(PGconn *conn, struct iosim_profile *prof,
 			rows[r] > 0 ? rows[r] / (double)prof->rel[r].pages : 1;
 	}
 
-	/* the layout: one directory per tablespace in use */
-	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++) {
-		char list[64], *tok, *save = NULL;
-
-		memcpy(list, spaces[r], sizeof(list));
-		for (tok = strtok_r(list, ",", &save); tok;
-		     tok = strtok_r(NULL, ",", &save)) {
-			for (s = 0; s < nseen; s++)
-				if (strcmp(seen[s], tok) == 0)
-					break;
-			if (s == nseen && nseen < IOSIM_PROFILE_DIRECTORIES_MAX)
-				snprintf(seen[nseen++], sizeof(seen[0]), "%.*s",
-					 (int)sizeof(seen[0]) - 1, tok);
-		}
+	/*
+	 * The layout: one directory per tablespace in use, numbered as the
+	 * loader numbers them (oltpmark_ts1 is 0, ..., oltpmark_ts10 is 9:
+	 * by name, the shorter first), the database's default before them,
+	 * each with its location, so that a replay can put every relation
+	 * in the directory of its tablespace.
+	 */
+	res = pgsql_calibrate_query(conn, "pg_tablespace", ts_sql, err);
+	if (!res)
+		return -EIO;
+	for (i = 0; i < PQntuples(res) && nseen < IOSIM_PROFILE_DIRECTORIES_MAX;
+	     i++) {
+		/* only where the schema's relations are (oltpmark_meta, in
+		   the default tablespace, is not one of them) */
+		if (!pgsql_calibrate_holds(spaces, PQgetvalue(res, i, 0)))
+			continue;
+		snprintf(seen[nseen], sizeof(seen[0]), "%.*s",
+			 (int)sizeof(seen[0]) - 1, PQgetvalue(res, i, 0));
+		/* a path too long to keep: none is kept, rather than a
+		   wrong one */
+		if (strlen(PQgetvalue(res, i, 1)) >=
+		    sizeof(prof->layout.path[0]))
+			paths_fit = false;
+		else if (nseen < IOSIM_PROFILE_PATHS_MAX)
+			strcpy(prof->layout.path[nseen], PQgetvalue(res, i, 1));
+		nseen++;
 	}
+	PQclear(res);
 	prof->layout.directories = nseen < 1 ? 1 : nseen;
+	prof->layout.npaths =
+		paths_fit && nseen > 1 && nseen <= IOSIM_PROFILE_PATHS_MAX
+			? nseen
+			: 0;
 	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++)
 		prof->layout.placement[r] = -1;
 	if (partitioned) {

@@ -34,6 +34,7 @@ struct pgsql_calibrate_bg {
 	double buffers_backend;	   /* " */
 	double wal_write;	   /* pg_stat_wal */
 	double wal_sync;	   /* " */
+	double wal_bytes;	   /* ": every WAL byte the server wrote */
 };
 
 /*

@@ -610,6 +610,7 @@ static void stats_delta(struct driver_stats *d, const struct driver_stats *a,
 	DELTA(checkpoints_timed);
 	DELTA(checkpoints_req);
 	DELTA(buffers_checkpoint);
+	DELTA(wal_bytes);
 #undef DELTA
 }
 
@@ -827,6 +828,7 @@ static json_t *server_stats_json(const struct run_result *r)
 	PUT(checkpoints_timed);
 	PUT(checkpoints_req);
 	PUT(buffers_checkpoint);
+	PUT(wal_bytes);
 #undef PUT
 	return o;
 }

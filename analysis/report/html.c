@@ -29,6 +29,7 @@
 #include "analysis/parsers/parse_readprofile.h"
 #include "analysis/parsers/parse_vmstat.h"
 #include "analysis/report/devices.h"
+#include "analysis/report/fidelity.h"
 #include "src/base/atomic_file.h"
 
 #define HTML_TOP       20	  /* rows of profile and lock tables */
@@ -684,6 +685,19 @@ static void section_cost(struct html_ctx *c)
 			(unsigned long long)s->cost_rows);
 	else
 		fputs("<p class=\"sub\">run.json has no cost window.</p>\n", f);
+}
+
+/* An iosim run beside its calibration (fidelity.h); read here. */
+static void section_fidelity(struct html_ctx *c)
+{
+	struct fidelity fd;
+	struct err err = {""};
+
+	if (fidelity_read(c->in->run_dir, c->in->meta, c->in->run,
+			  fidelity_commits(c->in->sum), &fd, &err) < 0)
+		p_note(c->f, "unk", "Fidelity not shown: %s", err.msg);
+	else
+		fidelity_write_html(&fd, c->f);
 }
 
 static void section_notes(struct html_ctx *c)
@@ -1680,6 +1694,7 @@ int html_write_report(const struct html_input *in, struct err *err)
 	section_host(&c);
 	section_checks(&c);
 	section_cost(&c);
+	section_fidelity(&c);
 	section_notes(&c);
 	section_plots(&c);
 	section_evidence(&c);

@@ -27,6 +27,7 @@
 #include "analysis/report/blockrun.h"
 #include "analysis/report/checkpoints.h"
 #include "analysis/report/devices.h"
+#include "analysis/report/fidelity.h"
 #include "analysis/report/hostshare.h"
 #include "analysis/report/html.h"
 #include "analysis/report/mixcsv.h"
@@ -47,6 +48,7 @@ struct report_ctx {
 	struct ts_series ts;	   /* the time series */
 	struct hostshare host;	   /* sys/procstat.csv over the window */
 	struct blockrun blocks;	   /* blocks.csv: a block run's blocks */
+	struct fidelity fid;	   /* an iosim run beside its calibration */
 };
 
 static int join(char *out, size_t size, const char *dir, const char *name,
@@ -101,28 +103,34 @@ static int write_atomic(const char *dir, const char *name,
 }
 
 /*
- * summary.json: the summary's figures, then the host's share ("host")
- * and a block run's blocks ("blocks"), each only when its file was read.
+ * summary.json: the summary's figures, then the host's share ("host"),
+ * a block run's blocks ("blocks") and an iosim run's fidelity
+ * ("fidelity"), each only when its file was read.
  */
 static int fill_summary_json(struct report_ctx *ctx, FILE *f, struct err *err)
 {
-	json_t *j = summary_to_json(&ctx->sum), *host, *blocks;
+	json_t *j = summary_to_json(&ctx->sum), *host, *blocks, *fid;
 	int rc;
 
 	if (!j)
 		return err_set(err, -ENOMEM, "summary.json: out of memory");
 	host = hostshare_json(&ctx->host);
 	blocks = blockrun_json(&ctx->blocks);
-	if ((ctx->host.known && !host) || (ctx->blocks.present && !blocks)) {
+	fid = fidelity_json(&ctx->fid);
+	if ((ctx->host.known && !host) || (ctx->blocks.present && !blocks) ||
+	    (ctx->fid.present && !fid)) {
 		json_decref(j);
 		json_decref(host);
 		json_decref(blocks);
+		json_decref(fid);
 		return err_set(err, -ENOMEM, "summary.json: out of memory");
 	}
 	if (host)
 		json_object_set_new(j, "host", host);
 	if (blocks)
 		json_object_set_new(j, "blocks", blocks);
+	if (fid)
+		json_object_set_new(j, "fidelity", fid);
 	rc = resfile_dump(j, f);
 	json_decref(j);
 	if (rc < 0)
@@ -141,6 +149,7 @@ static int fill_summary_txt(struct report_ctx *ctx, FILE *f, struct err *err)
 	rc = devices_write_text(ctx->dir, ctx->meta, &ctx->sum, f, err);
 	if (rc < 0)
 		return rc;
+	fidelity_write_text(&ctx->fid, f);
 	return ferror(f) ? err_set(err, -EIO, "summary.txt: write failed") : 0;
 }
 
@@ -484,6 +493,9 @@ int report_summarize(const char *run_dir, const struct report_options *opt,
 		rc = summary_finish(&ctx.sum, truncated, err);
 	if (rc == 0)
 		rc = read_host(&ctx, err);
+	if (rc == 0)
+		rc = fidelity_read(run_dir, ctx.meta, ctx.run,
+				   fidelity_commits(&ctx.sum), &ctx.fid, err);
 	if (rc == 0)
 		rc = write_atomic(run_dir, "timeseries.csv", fill_timeseries,
 				  &ctx, err);

@@ -13,8 +13,10 @@
  * --out (mix.csv, run.json, as `oltpmark run`), and pg_stat_statements
  * (reset before) gives each type's calls, buffer blocks and WAL;
  * pg_stat_bgwriter, pg_stat_wal and /proc/diskstats, sampled around it,
- * the background I/O per second. Last, each relation's size, rows per
- * page and the layout.
+ * the background I/O per second, and the engine the mix's committed
+ * transactions: per committed transaction, these are what a replay's
+ * fidelity check (`oltpmark report` on an iosim run) compares with.
+ * Last, each relation's size, rows per page and the layout.
  *
  * Exit status: 0 the profile was written; 2 bad options, a database
  * that is not loaded, or a server without pg_stat_statements; 1 a
@@ -398,9 +400,19 @@ static int cal_mixed(PGconn *mon, const struct cal_opts *o, int warehouses,
 	prof->background.wal_writes_per_s =
 		(bg1.wal_write - bg0.wal_write) / secs;
 	prof->background.wal_syncs_per_s = (bg1.wal_sync - bg0.wal_sync) / secs;
+	prof->background.wal_bytes_per_s =
+		(bg1.wal_bytes - bg0.wal_bytes) / secs;
+	/* the engine's count covers the same interval as the devices' */
+	prof->mix_commits = 0;
+	for (t = 0; t < TXN_NR; t++)
+		prof->mix_commits += (int64_t)res->counts.txn[t][TXN_STATUS_OK];
 	rc = cal_devices(&ds0, &ds1, secs, &prof->background, err);
-	log_info("calibrate: the mix: %llu transactions in %.1f s",
-		 (unsigned long long)res->mix_rows, secs);
+	log_info("calibrate: the mix: %llu transactions in %.1f s, %lld "
+		 "committed, %.0f WAL bytes per commit",
+		 (unsigned long long)res->mix_rows, secs,
+		 (long long)prof->mix_commits,
+		 iosim_profile_per_commit(prof,
+					  prof->background.wal_bytes_per_s));
 out:
 	parse_diskstats_free(&ds0);
 	parse_diskstats_free(&ds1);

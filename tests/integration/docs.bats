@@ -52,10 +52,10 @@ assert_documented() {
 	fi
 }
 
-# check_subcommand CMD: the --help of `oltpmark CMD` against the man page
-# and docs/CMD.md.
+# check_subcommand CMD [PAGE]: the --help of `oltpmark CMD` against the
+# man page and docs/PAGE (default CMD.md).
 check_subcommand() {
-	local cmd=$1 section status=0
+	local cmd=$1 page=${2:-$1.md} section status=0
 	local -a opts
 
 	mapfile -t opts < <(long_options "$OLTPMARK" "$cmd")
@@ -72,13 +72,58 @@ check_subcommand() {
 	fi
 	assert_documented "$section" "docs/oltpmark.1 (oltpmark $cmd)" \
 		"${opts[@]}" || status=1
-	if [[ ! -f $DOCS/$cmd.md ]]; then
-		echo "docs/$cmd.md does not exist" >&2
+	if [[ ! -f $DOCS/$page ]]; then
+		echo "docs/$page does not exist" >&2
 		return 1
 	fi
-	assert_documented "$DOCS/$cmd.md" "docs/$cmd.md" "${opts[@]}" ||
+	assert_documented "$DOCS/$page" "docs/$page" "${opts[@]}" ||
 		status=1
 	return "$status"
+}
+
+# md_section FILE HEADING: the lines of the Markdown FILE under the line
+# HEADING, up to the next heading of its level or a higher one.
+md_section() {
+	awk -v head="$2" '
+		$0 == head { on = 1; level = index($0, " "); next }
+		on && /^#+ / && index($0, " ") <= level { exit }
+		on { print }' "$1"
+}
+
+# table_options: the long options that begin the rows of the Markdown
+# tables on stdin ("| `-w`, `--warehouses W` | ..."), one per line,
+# sorted.
+table_options() {
+	grep -E '^\| `-' | cut -d'|' -f2 | grep -oE -- '--[a-z][a-z0-9-]*' |
+		sort -u
+}
+
+# assert_same_options WHAT HELP_OPTS TABLE_OPTS: two sorted lists of
+# options (one a line) are equal; otherwise say what each lacks and fail.
+assert_same_options() {
+	local what=$1 only_help only_table
+
+	only_help=$(comm -23 <(printf '%s\n' "$2") <(printf '%s\n' "$3") | xargs)
+	only_table=$(comm -13 <(printf '%s\n' "$2") <(printf '%s\n' "$3") | xargs)
+	if [[ -n $only_help || -n $only_table ]]; then
+		echo "$what: options of --help not in the table: ${only_help:-none}; in the table, not in --help: ${only_table:-none}" >&2
+		return 1
+	fi
+}
+
+# check_option_table CMD PAGE HEADING: the option table under HEADING of
+# docs/PAGE lists exactly the long options of `oltpmark CMD --help`, no
+# more (an option removed from the command) and no fewer.
+check_option_table() {
+	local cmd=$1 page=$2 heading=$3 help table
+
+	help=$(long_options "$OLTPMARK" "$cmd") || return 1
+	table=$(md_section "$DOCS/$page" "$heading" | table_options)
+	if [[ -z $table ]]; then
+		echo "docs/$page has no option table under '$heading'" >&2
+		return 1
+	fi
+	assert_same_options "docs/$page ($heading)" "$help" "$table"
 }
 
 @test "oltpmark --help lists exactly the documented subcommands" {
@@ -116,6 +161,17 @@ check_subcommand() {
 
 @test "oltpmark sample-procstat: every option of --help is in the man page and docs/sample-procstat.md" {
 	check_subcommand sample-procstat
+}
+
+@test "oltpmark calibrate: --help and docs/iosim.md's option table agree; the man page has them" {
+	check_subcommand calibrate iosim.md
+	# shellcheck disable=SC2016 # the backquotes are the heading's Markdown
+	check_option_table calibrate iosim.md '## Calibrating (`oltpmark calibrate`)'
+}
+
+@test "oltpmark iosim-prepare: --help and docs/iosim.md's option table agree; the man page has them" {
+	check_subcommand iosim-prepare iosim.md
+	check_option_table iosim-prepare iosim.md '## Preparing and running'
 }
 
 @test "run/oltpmark-run: every option of --help is in docs/experiments.md" {
@@ -168,6 +224,16 @@ check_subcommand() {
 	run assert_documented "$page" page.md --configs
 	[ "$status" -eq 1 ]
 	run assert_documented "$page" page.md --config
+	[ "$status" -eq 0 ]
+	# an option table agrees both ways: one the command lost is caught
+	# shellcheck disable=SC2016 # the backquotes are Markdown
+	printf '# T\n\n## Opts\n\n| `-w`, `--warehouses W` | |\n| `--gone` | |\n| `-h`, `--help` | |\n\n## Next\n\n| `--elsewhere` | |\n' >"$page"
+	run bash -c "$(declare -f md_section table_options); md_section '$page' '## Opts' | table_options"
+	[ "$output" = $'--gone\n--help\n--warehouses' ]
+	run assert_same_options page.md "$(printf '%s\n' --help --no-such-option --warehouses)" "$output"
+	[ "$status" -eq 1 ]
+	[ "$output" = "page.md: options of --help not in the table: --no-such-option; in the table, not in --help: --gone" ]
+	run assert_same_options page.md "$(printf '%s\n' --help --warehouses)" "$(printf '%s\n' --help --warehouses)"
 	[ "$status" -eq 0 ]
 }
 

@@ -83,7 +83,7 @@ iosim_run() {
 		--phase 2 -d 10 --keying-think none -c 4 --config cached
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[ "$(json_eval "$PROFILE" "d['format']")" = oltpmark-ioprofile/1 ]
+	[ "$(json_eval "$PROFILE" "d['format']")" = oltpmark-ioprofile/1.1 ]
 	[ "$(json_eval "$PROFILE" "d['warehouses']")" = 1 ]
 	[ "$(json_eval "$PROFILE" "d['config']")" = cached ]
 	# every type was called, New-Order wrote WAL, STOCK has its 100000 rows

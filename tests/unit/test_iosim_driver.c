@@ -9,7 +9,8 @@
  * WAL without committing; the checkpointer writes back the profile's
  * pages per commit; the driver's stats report the same counts; an
  * instance is refused without a profile or for more warehouses than the
- * profile's.
+ * profile's; describe() carries the calibration's figures per commit of
+ * a 1.1 profile (tests/fixtures/ioprofile-fidelity.json) into meta.json.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -106,12 +107,12 @@ static void make_input(enum txn_type type, int i, bool rollback,
 	}
 }
 
-static void open_instance(struct driver_instance **inst,
-			  struct driver_conn **conn)
+static void open_instance_of(const char *fixture, struct driver_instance **inst,
+			     struct driver_conn **conn)
 {
 	struct driver_config cfg = {
 		.warehouses = 1,
-		.profile = fixture_path(FIXTURE),
+		.profile = fixture_path(fixture),
 		.data_dir = root,
 		.io_mode = DRIVER_IO_BUFFERED,
 	};
@@ -122,6 +123,12 @@ static void open_instance(struct driver_instance **inst,
 	cfg.instance = *inst;
 	if (drv->connect(&cfg, conn, &err) < 0)
 		fail_msg("connect: %s", err.msg);
+}
+
+static void open_instance(struct driver_instance **inst,
+			  struct driver_conn **conn)
+{
+	open_instance_of(FIXTURE, inst, conn);
 }
 
 /* Wait up to ms for the checkpointer to have written n pages. */
@@ -230,7 +237,55 @@ static void test_counts_match_profile(void **state)
 	assert_int_equal(st.xact_commit, (long long)commits);
 	assert_int_equal(st.xact_rollback, 1);
 	assert_int_equal(st.buffers_checkpoint, (long long)after.written);
+	assert_int_equal(st.wal_bytes, (long long)after.wal_bytes);
 	assert_int_equal(st.blks_hit, -1);
+	drv->disconnect(conn);
+	assert_int_equal(drv->instance_close(inst, &err), 0);
+}
+
+/* A number at a dotted path of j, NAN when absent or not a number. */
+static double num_at(const json_t *j, const char *path)
+{
+	char buf[256], *save = NULL, *part;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (part = strtok_r(buf, ".", &save); part && j;
+	     part = strtok_r(NULL, ".", &save))
+		j = json_object_get(j, part);
+	return json_is_number(j) ? json_number_value(j) : NAN;
+}
+
+static void test_describe_per_commit(void **state)
+{
+	struct driver_instance *inst;
+	struct driver_conn *conn;
+	struct err err;
+	json_t *server;
+
+	(void)state;
+	/* a 1.0 profile knows nothing per commit: no key */
+	open_instance(&inst, &conn);
+	server = json_object();
+	assert_int_equal(drv->describe(conn, server, &err), 0);
+	assert_non_null(json_object_get(server, "io_profile"));
+	assert_null(json_object_get(json_object_get(server, "io_profile"),
+				    "per_commit"));
+	json_decref(server);
+	drv->disconnect(conn);
+	assert_int_equal(drv->instance_close(inst, &err), 0);
+	/* a 1.1 profile: the fixture's round figures */
+	open_instance_of("ioprofile-fidelity.json", &inst, &conn);
+	server = json_object();
+	assert_int_equal(drv->describe(conn, server, &err), 0);
+	assert_true(num_at(server, "io_profile.per_commit.commits") == 2000);
+	assert_true(num_at(server, "io_profile.per_commit.wal_bytes") == 5000);
+	assert_true(num_at(server, "io_profile.per_commit.devices.vda.reads") ==
+		    5);
+	assert_true(num_at(server, "io_profile.per_commit.devices.vda."
+				   "write_bytes") == 40960);
+	assert_true(num_at(server, "io_profile.per_commit.devices.vdb."
+				   "writes") == 0);
+	json_decref(server);
 	drv->disconnect(conn);
 	assert_int_equal(drv->instance_close(inst, &err), 0);
 }
@@ -259,6 +314,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts_match_profile),
+		cmocka_unit_test(test_describe_per_commit),
 		cmocka_unit_test(test_refused),
 	};
 

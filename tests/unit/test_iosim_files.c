@@ -6,7 +6,11 @@
  * alone; a bigger profile extends the files; opening checks that every
  * file is there and big enough; reads stay inside each relation; the
  * errors come as one clear line: not enough space, a missing parent, a
- * file in the way, a read-only file system, and O_DIRECT refused.
+ * file in the way, a read-only file system, and O_DIRECT refused. A
+ * table-layout profile prepared over two directories puts each file in
+ * the directory of its tablespace, linked from the first, which opens
+ * them all; a count of directories its layout does not take, and a
+ * name in the way, are refused before anything is written.
  *
  * Whether a file system takes O_DIRECT depends on the kernel (tmpfs
  * takes it from Linux 6.6), so the tmpfs case asks the kernel first and
@@ -276,6 +280,114 @@ static void assert_no_direct_msg(const char *msg, const char *dir)
 		fail_msg("got '%s', want it to start with '%s'", msg, want);
 }
 
+/* Whether path is a link to target. */
+static bool links_to(const char *path, const char *target)
+{
+	char got[PATH_MAX];
+	ssize_t n = readlink(path, got, sizeof(got) - 1);
+
+	if (n < 0)
+		return false;
+	got[n] = '\0';
+	return strcmp(got, target) == 0;
+}
+
+static void test_prepare_dirs(void **state)
+{
+	struct iosim_profile p;
+	struct iosim_files f;
+	struct err err = {""};
+	struct stat st;
+	char d0[PATH_MAX], d1[PATH_MAX], d2[PATH_MAX], real1[PATH_MAX];
+	char target[PATH_MAX + 16];
+	const char *dirs[3];
+	unsigned char page[IOSIM_PROFILE_PAGE_BYTES];
+	int r;
+
+	(void)state;
+	small_profile(&p, 3);
+	/* the table layout over two tablespaces: STOCK and its key on the
+	   second, the rest on the first */
+	p.layout.kind = IOSIM_PROFILE_LAYOUT_TABLE;
+	p.layout.directories = 2;
+	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++)
+		p.layout.placement[r] = 0;
+	p.layout.placement[IOSIM_PROFILE_REL_STOCK] = 1;
+	p.layout.placement[IOSIM_PROFILE_REL_STOCK_PKEY] = 1;
+	snprintf(d0, sizeof(d0), "%s", in_root("ts-a"));
+	snprintf(d1, sizeof(d1), "%s", in_root("ts-b"));
+	snprintf(d2, sizeof(d2), "%s", in_root("ts-c"));
+	dirs[0] = d0;
+	dirs[1] = d1;
+	dirs[2] = d2;
+	assert_int_equal(iosim_files_dir_of(&p, 2, IOSIM_PROFILE_REL_STOCK), 1);
+	assert_int_equal(iosim_files_dir_of(&p, 1, IOSIM_PROFILE_REL_STOCK), 0);
+	assert_int_equal(iosim_files_dir_of(&p, 2, IOSIM_PROFILE_REL_ITEM), 0);
+	assert_int_equal(iosim_files_prepare_dirs(dirs, 2, &p, 0, &err), 0);
+	assert_non_null(realpath(d1, real1));
+	for (r = 0; r < IOSIM_PROFILE_REL_NR; r++) {
+		char in0[PATH_MAX], in1[PATH_MAX];
+		bool second = p.layout.placement[r] == 1;
+
+		assert_int_equal(iosim_files_path(d0, r, in0, sizeof(in0)), 0);
+		assert_int_equal(iosim_files_path(d1, r, in1, sizeof(in1)), 0);
+		assert_int_equal(lstat(in0, &st), 0);
+		/* the second's files are there, linked from the first */
+		assert_int_equal(S_ISLNK(st.st_mode), second);
+		assert_int_equal(access(in1, F_OK) == 0, second);
+		if (second) {
+			snprintf(target, sizeof(target), "%s/%s", real1,
+				 iosim_profile_rel_name(r));
+			assert_true(links_to(in0, target));
+			assert_int_equal(file_size(in1),
+					 (p.rel[r].pages) *
+						 IOSIM_PROFILE_PAGE_BYTES);
+		}
+	}
+	/* the first directory opens them all, wherever they are */
+	assert_int_equal(iosim_files_open(&f, d0, &p, false, &err), 0);
+	assert_int_equal(
+		iosim_files_read(
+			&f, IOSIM_PROFILE_REL_STOCK,
+			(uint64_t)p.rel[IOSIM_PROFILE_REL_STOCK].pages - 1,
+			page, &err),
+		0);
+	iosim_files_close(&f);
+	/* prepared again: nothing to do, the links stay */
+	assert_int_equal(iosim_files_prepare_dirs(dirs, 2, &p, 0, &err), 0);
+	/* as many directories as the calibration's, or one */
+	assert_int_equal(iosim_files_prepare_dirs(dirs, 3, &p, 0, &err),
+			 -EINVAL);
+	assert_string_equal(err.msg,
+			    "3 data directories for a profile of 2: give "
+			    "one, or one per directory of the calibration, "
+			    "in its order");
+	assert_int_equal(access(d2, F_OK), -1);
+	p.layout.kind = IOSIM_PROFILE_LAYOUT_WAREHOUSE;
+	assert_int_equal(iosim_files_prepare_dirs(dirs, 2, &p, 0, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "the profile's layout is warehouse"));
+	p.layout.kind = IOSIM_PROFILE_LAYOUT_TABLE;
+	/* a directory prepared as one, then as two: its stock is a file
+	   where the link would go, and nothing is replaced or written */
+	dirs[0] = d2;
+	assert_int_equal(iosim_files_prepare_dirs(dirs, 1, &p, 0, &err), 0);
+	assert_int_equal(rename(d1, in_root("ts-b-old")), 0);
+	assert_int_equal(iosim_files_prepare_dirs(dirs, 2, &p, 0, &err),
+			 -EEXIST);
+	assert_non_null(strstr(err.msg, "/ts-c/stock: already there, but the "
+					"profile puts stock in "));
+	assert_int_equal(access(in_root("ts-b/stock"), F_OK), -1);
+	/* and the other way round: a link where a file belongs */
+	dirs[0] = d0;
+	p.layout.placement[IOSIM_PROFILE_REL_STOCK] = 0;
+	assert_int_equal(iosim_files_prepare_dirs(dirs, 2, &p, 0, &err),
+			 -EEXIST);
+	assert_non_null(strstr(err.msg, "/ts-a/stock: already there, but the "
+					"profile puts stock in this "
+					"directory"));
+}
+
 static void test_direct_here(void **state)
 {
 	const char *dir = in_root("direct");
@@ -454,6 +566,7 @@ int main(void)
 		cmocka_unit_test(test_prepare_again_and_grow),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_prepare_errors),
+		cmocka_unit_test(test_prepare_dirs),
 		cmocka_unit_test(test_direct_here),
 		cmocka_unit_test(test_direct_tmpfs),
 		cmocka_unit_test(test_direct_refused),

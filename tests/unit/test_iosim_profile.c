@@ -85,6 +85,38 @@ static void test_valid_fixture(void **state)
 		assert_int_equal(p.layout.placement[r], -1);
 	assert_int_equal(strlen(p.checksum), strlen("fnv1a64:") + 16);
 	assert_memory_equal(p.checksum, "fnv1a64:", 8);
+	/* a 1.0 profile: what 1.1 added is unknown, nothing per commit */
+	assert_int_equal(p.mix_commits, -1);
+	assert_true(isnan(p.background.wal_bytes_per_s));
+	assert_true(isnan(iosim_profile_per_commit(
+		&p, p.background.device[0].reads_per_s)));
+}
+
+/* A 1.1 profile: the mix's commits and the WAL, per commit. */
+static void test_per_commit(void **state)
+{
+	struct iosim_profile p;
+	struct err err = {""};
+
+	(void)state;
+	assert_int_equal(
+		iosim_profile_read(fixture_path("ioprofile-fidelity.json"), &p,
+				   &err),
+		0);
+	assert_int_equal(p.mix_commits, 2000);
+	assert_true(p.background.wal_bytes_per_s == 100000);
+	assert_int_equal(p.background.ndevices, 2);
+	/* 100 reads per second over 100 s, 2000 commits */
+	assert_true(iosim_profile_per_commit(
+			    &p, p.background.device[0].reads_per_s) == 5);
+	assert_true(iosim_profile_per_commit(
+			    &p, p.background.device[0].write_bytes_per_s) ==
+		    40960);
+	assert_true(iosim_profile_per_commit(
+			    &p, p.background.wal_bytes_per_s) == 5000);
+	/* nothing committed: no figure, not a division by zero */
+	p.mix_commits = 0;
+	assert_true(isnan(iosim_profile_per_commit(&p, 1.0)));
 }
 
 static void test_per_call(void **state)
@@ -268,6 +300,25 @@ static void test_edits(void **state)
 		 "layout.placement.stock: directory 1 of 1 (numbered from 0)"},
 		{"layout", "placement", "{\"stok\": 0}", -EINVAL,
 		 "layout.placement: unknown relation \"stok\""},
+		{"", "mix_commits", "-5", -EINVAL,
+		 "mix_commits: negative count -5"},
+		{"", "mix_commits", "\"many\"", -EINVAL,
+		 "mix_commits: not a count (an integer >= 0): \"many\""},
+		{"background", "wal_bytes_per_s", "-1", -EINVAL,
+		 "background.wal_bytes_per_s: -1 is not a rate (a number >= "
+		 "0)"},
+		{"background", "wal_bytes_per_s", "\"x\"", -EINVAL,
+		 "background.wal_bytes_per_s: not a number: \"x\""},
+		{"layout", "paths", "[\"/a\", \"/b\"]", -EINVAL,
+		 "layout.paths: 2 paths for 1 directories (at most 32)"},
+		{"layout", "paths", "\"/a\"", -EINVAL,
+		 "layout.paths: not an array: \"/a\""},
+		{"layout", "paths", "[\"\"]", -EINVAL,
+		 "layout.paths[0]: not a path of 1 to 255 characters: \"\""},
+		{"layout", "paths", "[\"/srv/ts1\"]", 0, ""},
+		/* 1.1's keys are optional: null is as absent */
+		{"", "mix_commits", "null", 0, ""},
+		{"background", "wal_bytes_per_s", "null", 0, ""},
 		/* unknown keys outside the name maps are a later minor's */
 		{"", "calibration_method", "\"solo phases\"", 0, ""},
 		{"transactions.payment", "temp_blks_read", "3", 0, ""},
@@ -408,8 +459,16 @@ static void assert_same_profile(const struct iosim_profile *a,
 	}
 	assert_true(a->background.checkpoint_writes_per_s ==
 		    b->background.checkpoint_writes_per_s);
+	assert_int_equal(a->mix_commits, b->mix_commits);
+	assert_true(a->background.wal_bytes_per_s ==
+			    b->background.wal_bytes_per_s ||
+		    (isnan(a->background.wal_bytes_per_s) &&
+		     isnan(b->background.wal_bytes_per_s)));
 	assert_int_equal(a->layout.kind, b->layout.kind);
 	assert_int_equal(a->layout.directories, b->layout.directories);
+	assert_int_equal(a->layout.npaths, b->layout.npaths);
+	for (d = 0; d < a->layout.npaths; d++)
+		assert_string_equal(a->layout.path[d], b->layout.path[d]);
 }
 
 static void test_round_trip(void **state)
@@ -428,6 +487,10 @@ static void test_round_trip(void **state)
 	a.layout.directories = 3;
 	a.layout.placement[IOSIM_PROFILE_REL_STOCK] = 2;
 	a.layout.placement[IOSIM_PROFILE_REL_STOCK_PKEY] = 0;
+	a.layout.npaths = 3;
+	snprintf(a.layout.path[0], IOSIM_PROFILE_PATH_LEN, "/mnt/d1/ts");
+	snprintf(a.layout.path[1], IOSIM_PROFILE_PATH_LEN, "/mnt/d2/ts");
+	snprintf(a.layout.path[2], IOSIM_PROFILE_PATH_LEN, "/mnt/d3/ts");
 	a.background.ndevices = 2;
 	a.background.device[1] = a.background.device[0];
 	snprintf(a.background.device[1].name, IOSIM_PROFILE_NAME_MAX, "vdb");
@@ -437,12 +500,20 @@ static void test_round_trip(void **state)
 		0.1 + 0.7 * 2 / 3;
 	a.created[0] = '\0';
 	snprintf(path, sizeof(path), "%s/profile.json", root);
+	/* a 1.0 profile is written as 1.1 without what it does not know */
+	assert_int_equal(iosim_profile_write(path, &a, &err), 0);
+	assert_int_equal(iosim_profile_read(path, &b, &err), 0);
+	assert_same_profile(&a, &b);
+	assert_true(fixture_file_contains(path, "\"mix_commits\": null"));
+	/* and with them */
+	a.mix_commits = 12345;
+	a.background.wal_bytes_per_s = 250000.5;
 	assert_int_equal(iosim_profile_write(path, &a, &err), 0);
 	assert_int_equal(iosim_profile_read(path, &b, &err), 0);
 	assert_same_profile(&a, &b);
 	assert_true(fixture_file_contains(path, "\"created\": null"));
 	assert_true(fixture_file_contains(path, "\"format\": "
-						"\"oltpmark-ioprofile/1\""));
+						"\"oltpmark-ioprofile/1.1\""));
 	/* shares of 0 are left out: stock_level reads four relations */
 	{
 		json_error_t jerr;
@@ -508,6 +579,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_valid_fixture),
+		cmocka_unit_test(test_per_commit),
 		cmocka_unit_test(test_per_call),
 		cmocka_unit_test(test_broken_fixtures),
 		cmocka_unit_test(test_edits),
