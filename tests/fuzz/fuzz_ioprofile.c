@@ -2,12 +2,13 @@
 /*
  * fuzz_ioprofile.c - libFuzzer target for the reader of I/O profiles,
  * oltpmark-ioprofile/1 (iosim_profile_parse in drivers/iosim_profile.c,
- * which iosim_profile_read hands a file's bytes to): the JSON, every
- * section down to the layout's placement, and the validation. A profile
- * it accepts is then used as the iosim driver uses one (the per-call
- * figures) and written back as the calibration writes it; besides the
- * sanitizers the target aborts when that written profile does not read
- * back, since the writer promises to write only what the reader takes.
+ * which iosim_profile_read hands a file's bytes to): the JSON of 1.0 and
+ * 1.1, every section down to the layout's placement and paths, and the
+ * validation. A profile it accepts is then used as the iosim driver
+ * uses one (the per-call figures) and written back as the calibration
+ * writes it; besides the sanitizers the target aborts when that written
+ * profile does not read back the same, since the writer promises to
+ * write only what the reader takes.
  */
 #include "tests/fuzz/fuzz.h"
 
@@ -25,6 +26,7 @@ static void check_round_trip(const struct iosim_profile *prof)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
+	int i;
 
 	if (!root)
 		return;
@@ -33,12 +35,17 @@ static void check_round_trip(const struct iosim_profile *prof)
 		if (iosim_profile_parse(text, len, "written", &back, &err) < 0)
 			abort(); /* the writer wrote what the reader refuses */
 		if (back.warehouses != prof->warehouses ||
+		    back.mix_commits != prof->mix_commits ||
 		    back.layout.kind != prof->layout.kind ||
 		    back.layout.directories != prof->layout.directories ||
+		    back.layout.npaths != prof->layout.npaths ||
 		    back.background.ndevices != prof->background.ndevices ||
 		    memcmp(back.layout.placement, prof->layout.placement,
 			   sizeof(back.layout.placement)) != 0)
 			abort(); /* a value changed on the way */
+		for (i = 0; i < back.layout.npaths; i++)
+			if (strcmp(back.layout.path[i], prof->layout.path[i]))
+				abort();
 	} else if (f) {
 		fclose(f);
 	}
