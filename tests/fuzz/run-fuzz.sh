@@ -60,7 +60,10 @@ stat_of() {
 # build/fuzz/NAME.row and its exit status to build/fuzz/NAME.rc.
 fuzz_one() {
 	local name=$1 bin=$2 corpus crashes work log before after status
-	local cov ft result
+	local cov ft result scratch
+	# A target that crashes never removes its private directory (no
+	# atexit on abort): each target gets one to put it in, removed here.
+	scratch=$(mktemp -d "$TMPDIR/oltpmark-fuzz-$name.XXXXXX") || return
 	corpus=tests/fuzz/corpus/$name
 	crashes=tests/fuzz/crashes/$name
 	work=build/fuzz/corpus/$name
@@ -69,8 +72,8 @@ fuzz_one() {
 	before=$(count_files "$crashes")
 	echo "== fuzz $name: ${secs}s (log: $log)"
 	# -close_fd_mask=1: the targets' stdout (opt's --help) is noise.
-	"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-		-close_fd_mask=1 -print_final_stats=1 \
+	TMPDIR=$scratch "$bin" -max_total_time="$secs" -timeout=10 \
+		-rss_limit_mb=2048 -close_fd_mask=1 -print_final_stats=1 \
 		-artifact_prefix="$crashes/" "$work" "$corpus" >"$log" 2>&1
 	status=$?
 	after=$(count_files "$crashes")
@@ -87,8 +90,8 @@ fuzz_one() {
 		result=ok
 		# Keep only what adds edges (not hit counts) to the committed
 		# corpus, so it stays a few dozen small files.
-		"$bin" -merge=1 -use_counters=0 -close_fd_mask=1 "$corpus" "$work" \
-			>"build/fuzz/$name.merge.log" 2>&1 ||
+		TMPDIR=$scratch "$bin" -merge=1 -use_counters=0 -close_fd_mask=1 \
+			"$corpus" "$work" >"build/fuzz/$name.merge.log" 2>&1 ||
 			echo "  $name: merge failed (see build/fuzz/$name.merge.log)" >&2
 	fi
 	printf '%-18s %5s %7s %10s %5s %6s %5s %7s %6s %6s %7s %7s  %s\n' \
@@ -103,6 +106,7 @@ fuzz_one() {
 		"+$((after - before))" "$result" >"build/fuzz/$name.row"
 	echo "  $(cat "build/fuzz/$name.row")"
 	echo "$status" >"build/fuzz/$name.rc"
+	rm -rf "$scratch"
 }
 
 names=()
