@@ -135,7 +135,9 @@ static void read_new_order(const json_t *summary, struct runset_run *run)
 /*
  * summary.json "blocks" (written by report for a run with blocks.csv):
  * the blocks marked "ok", with their arm, NOTPM and steal share. A
- * block whose figures are not usable is left out, as report would.
+ * block whose figures are not usable is left out, as report would; so
+ * is one whose number is not a whole number below RUNSET_BLOCK_LIMIT (a
+ * larger one does not fit size_t, and the cast would be undefined).
  */
 static int read_blocks(const json_t *summary, struct runset_run *run)
 {
@@ -165,7 +167,8 @@ static int read_blocks(const json_t *summary, struct runset_run *run)
 
 		if (!use || strcmp(use, "ok") != 0 || !arm ||
 		    (strcmp(arm, "A") != 0 && strcmp(arm, "B") != 0) ||
-		    !(block >= 0) || !(notpm > 0) || !isfinite(notpm))
+		    !(block >= 0 && block < RUNSET_BLOCK_LIMIT) ||
+		    block != floor(block) || !(notpm > 0) || !isfinite(notpm))
 			continue;
 		k->block = (size_t)block;
 		k->arm_b = strcmp(arm, "B") == 0;

@@ -30,9 +30,16 @@ enum runset_exclusion {
 	RUNSET_EXCLUSION_NR	 /* number of values */
 };
 
+/*
+ * Block numbers read from summary.json are whole numbers below this:
+ * 2^24 blocks, a year of 2-s blocks. score.c numbers the blocks of a
+ * label's runs apart by the same amount (SCORE_RUN_BLOCKS).
+ */
+#define RUNSET_BLOCK_LIMIT 16777216.0
+
 /* One block of a block run that report marked as used (docs/blocks.md). */
 struct runset_block {
-	size_t block; /* block number in its run */
+	size_t block; /* block number in its run, < RUNSET_BLOCK_LIMIT */
 	bool arm_b;   /* arm B (the variant applied), else A */
 	double notpm; /* NOTPM of its measured window, > 0 */
 	double steal; /* steal share of the window, 0..1, NAN unknown */

@@ -131,6 +131,7 @@ static int add_role(struct dbdevices *d, const json_t *obj, unsigned role,
 	const json_t *dev = json_object_get(obj, "device");
 	const char *dir = resfile_get_string(obj, "directory");
 	const char *why = resfile_get_string(obj, "device_error");
+	const char *disk = resfile_get_string(dev, "disk");
 	struct dbdev *dv;
 	int rc;
 
@@ -138,6 +139,16 @@ static int add_role(struct dbdevices *d, const json_t *obj, unsigned role,
 		note(d, "%s (%s): device unknown: %s", what,
 		     dir ? dir : "directory not visible",
 		     why ? why : "not recorded");
+		return 0;
+	}
+	/* No kernel names a disk this long (DISK_NAME_LEN is 32). Cut to
+	   fit, two names alike in their first 63 bytes became two devices
+	   of one name, which dbdevices_find() could not tell apart. */
+	if (disk && strlen(disk) >= DBDEV_NAME_LEN) {
+		note(d,
+		     "%s (%s): the device's name \"%.24s...\" is longer than "
+		     "a disk's",
+		     what, dir ? dir : "?", disk);
 		return 0;
 	}
 	dv = dev_for(d, dev, &rc);

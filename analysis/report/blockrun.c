@@ -16,22 +16,29 @@
 
 #include "src/base/resfile.h"
 
-/* A number kept as a string in meta.json's notes; NAN when absent. */
+/*
+ * A number of seconds >= 0 in meta.json's notes, kept there as a string
+ * (run/oltpmark-run writes strings) or a number; NAN when absent or
+ * anything else. A number is checked as a string is: a negative settle
+ * time would make blocks_schedule_windows() refuse the schedule, and
+ * every block would be left without a window.
+ */
 static double note_number(const json_t *meta, const char *key)
 {
 	const json_t *v = json_object_get(json_object_get(meta, "notes"), key);
 	char *end;
 	double x;
 
-	if (json_is_number(v))
-		return json_number_value(v);
-	if (!json_is_string(v))
+	if (json_is_number(v)) {
+		x = json_number_value(v);
+	} else if (json_is_string(v)) {
+		x = strtod(json_string_value(v), &end);
+		if (end == json_string_value(v) || *end != '\0')
+			return NAN;
+	} else {
 		return NAN;
-	x = strtod(json_string_value(v), &end);
-	return end != json_string_value(v) && *end == '\0' && isfinite(x) &&
-			       x >= 0
-		       ? x
-		       : NAN;
+	}
+	return isfinite(x) && x >= 0 ? x : NAN;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -124,8 +131,8 @@ int blockrun_read(const char *run_dir, const json_t *meta, double start_epoch_s,
 	if (isnan(out->settle_s)) {
 		out->settle_s = 0;
 		snprintf(why, why_size,
-			 "meta.json notes no settle_s: the blocks are "
-			 "measured from the end of their switch");
+			 "meta.json notes no settle_s (seconds >= 0): the "
+			 "blocks are measured from the end of their switch");
 	}
 	snprintf(out->variant, sizeof(out->variant), "%s",
 		 variant ? variant : "");

@@ -14,6 +14,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,6 +52,33 @@ static char *trim(char *s)
 	return s;
 }
 
+/*
+ * Whether the line from p to eol starts a condition, "-- C<n>:": then
+ * n into *num and the offset of what follows the colon into *off. Read
+ * by hand within the line: sscanf's blank and %d would skip a newline,
+ * taking a line "--" followed by " C2: ..." for a condition whose
+ * description ran on into the next lines.
+ */
+static bool cond_line(const char *p, const char *eol, int *num, int *off)
+{
+	const char *s = p + 4;
+	long v = 0;
+
+	if (eol - p < 6 || strncmp(p, "-- C", 4) != 0 ||
+	    !isdigit((unsigned char)*s))
+		return false;
+	for (; s < eol && isdigit((unsigned char)*s); s++) {
+		v = v * 10 + (*s - '0');
+		if (v > INT_MAX)
+			return false;
+	}
+	if (s == eol || *s != ':')
+		return false;
+	*num = (int)v;
+	*off = (int)(s + 1 - p);
+	return true;
+}
+
 int check_parse(const char *text, struct check_cond *conds, struct err *err)
 {
 	const char *p = text, *body = NULL;
@@ -59,10 +87,9 @@ int check_parse(const char *text, struct check_cond *conds, struct err *err)
 
 	for (;;) {
 		const char *eol = p + strcspn(p, "\n");
-		int num, off = 0;
+		int num = 0, off = 0;
 
-		if (*p == '\0' ||
-		    (sscanf(p, "-- C%d:%n", &num, &off) == 1 && off > 0)) {
+		if (*p == '\0' || cond_line(p, eol, &num, &off)) {
 			/* The previous condition's query ends here. */
 			if (n > 0) {
 				struct check_cond *c = &conds[n - 1];

@@ -2,7 +2,8 @@
 /*
  * fuzz.h - helpers shared by the fuzz targets in tests/fuzz/: the input
  * as a FILE *, cut into parts at a separator line, or written to files of
- * a private temporary directory for readers that only take a path.
+ * a private temporary directory (under $TMPDIR, with subdirectories such
+ * as a run directory's sys/) for readers that only take a path.
  *
  * Each fuzz_NAME.c defines LLVMFuzzerTestOneInput() and is built twice:
  * with clang and libFuzzer (`make fuzz`), and with the replay driver
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /*
@@ -109,6 +111,9 @@ static char fuzz_dir[256];
 /* Names fuzz_write() created in it, for the clean-up. */
 static const char *fuzz_names[FUZZ_FILES_MAX];
 static size_t fuzz_nnames;
+/* Subdirectories fuzz_subdir() made in it, removed after the files. */
+static const char *fuzz_subdirs[FUZZ_FILES_MAX];
+static size_t fuzz_nsubdirs;
 
 static inline void fuzz_cleanup(void)
 {
@@ -118,6 +123,11 @@ static inline void fuzz_cleanup(void)
 	for (i = 0; i < fuzz_nnames; i++) {
 		snprintf(path, sizeof(path), "%s/%s", fuzz_dir, fuzz_names[i]);
 		unlink(path);
+	}
+	for (i = fuzz_nsubdirs; i-- > 0;) {
+		snprintf(path, sizeof(path), "%s/%s", fuzz_dir,
+			 fuzz_subdirs[i]);
+		rmdir(path);
 	}
 	if (fuzz_dir[0])
 		rmdir(fuzz_dir);
@@ -139,6 +149,31 @@ static inline const char *fuzz_tmpdir(void)
 	}
 	atexit(fuzz_cleanup);
 	return fuzz_dir;
+}
+
+/*
+ * Make the subdirectory name (a static string, parents first) of the
+ * private directory, for readers that look for "sys/NAME" in a run
+ * directory. Returns 0, or -1 when that failed.
+ */
+static inline int fuzz_subdir(const char *name)
+{
+	const char *dir = fuzz_tmpdir();
+	char path[512];
+	size_t i;
+
+	if (!dir)
+		return -1;
+	for (i = 0; i < fuzz_nsubdirs; i++)
+		if (strcmp(fuzz_subdirs[i], name) == 0)
+			return 0;
+	if (fuzz_nsubdirs == FUZZ_FILES_MAX)
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (mkdir(path, 0700) < 0)
+		return -1;
+	fuzz_subdirs[fuzz_nsubdirs++] = name;
+	return 0;
 }
 
 /*

@@ -69,6 +69,21 @@ static const struct parse_case cases[] = {
 	 {{1, "a",
 	   "SELECT '-- C2: in a string'\n  -- C3: indented\n"
 	   "-- c4: lower case\n-- C: no number\n-- C5 without colon\n;"}}},
+	/* fuzz_checks found these taken for conditions: sscanf's blank and
+	   %d skipped the newline, and the description ran into the next
+	   lines. tests/fuzz/crashes/checks/ keeps the input. */
+	{"a condition line is one line",
+	 "-- C1: a\nSELECT 1\n--\n C2: not one\n-- C\n3: nor this\n"
+	 "-- C 4: nor this\n-- C-5: nor this\n-- C99999999999: nor this\n;\n",
+	 1,
+	 {{1, "a",
+	   "SELECT 1\n--\n C2: not one\n-- C\n3: nor this\n"
+	   "-- C 4: nor this\n-- C-5: nor this\n-- C99999999999: nor "
+	   "this\n;"}}},
+	{"a header line \"--\" before a condition",
+	 "-- header\n--\n-- C2: second\nSELECT 2;\n",
+	 1,
+	 {{2, "second", "SELECT 2;"}}},
 };
 
 /*
