@@ -4,7 +4,9 @@
 #
 # Unit tests (cmocka) and integration tests (bats) both speak TAP here, so
 # one counter serves all; shellcheck of the scripts counts as one test.
-# The last line is "N passed, N failed" (", N skipped" when any were).
+# Each test program's line and each step's end show its wall time, so a
+# slow test is seen in every run. The last line is "N passed, N failed"
+# (", N skipped" when any were).
 # Usage: run-tests.sh UNIT_TEST_BINARY...
 set -uo pipefail
 
@@ -18,6 +20,26 @@ skipped=0
 failures=()
 log_dir=$(mktemp -d "${TMPDIR:-/tmp}/oltpmark-check.XXXXXX")
 trap 'rm -rf "$log_dir"' EXIT
+
+# now_ms: the wall clock in milliseconds, without a fork (bash 5's
+# EPOCHREALTIME; the decimal separator follows the locale).
+now_ms() {
+	local t=${EPOCHREALTIME/,/.}
+	echo $((10#${t%.*} * 1000 + 10#${t#*.} / 1000))
+}
+
+# since MS: the seconds from MS (a now_ms) to now, with one decimal.
+since() {
+	local ms=$(($(now_ms) - $1))
+	printf '%d.%d s' $((ms / 1000)) $((ms % 1000 / 100))
+}
+
+# step_done NAME MS: the line closing a step begun at MS (a now_ms).
+step_done() {
+	printf '  %-32s %s\n' "($1 total)" "$(since "$2")"
+}
+
+check_start=$(now_ms)
 
 # count_tap NAME FILE: add the TAP results in FILE to the counters.
 count_tap() {
@@ -44,8 +66,10 @@ check_plan() {
 }
 
 echo "== unit tests (cmocka, ASan+UBSan build)"
+step_start=$(now_ms)
 for bin in "$@"; do
 	name=$(basename "$bin")
+	t0=$(now_ms)
 	out="$log_dir/$name.tap"
 	CMOCKA_MESSAGE_OUTPUT=TAP \
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
@@ -62,12 +86,14 @@ for bin in "$@"; do
 		sed -n '1,40p' "$log_dir/$name.err" >&2
 		grep -A5 '^not ok' "$out" >&2
 	fi
-	printf '  %-32s %s\n' "$name" "$(grep -c '^ok' "$out") ok, $(grep -c '^not ok' "$out") not ok"
+	printf '  %-32s %-20s %s\n' "$name" "$(grep -c '^ok' "$out") ok, $(grep -c '^not ok' "$out") not ok" "$(since "$t0")"
 done
+step_done "unit tests" "$step_start"
 
 # Each fuzz target once on its corpus and on every crash input ever found
 # (tests/fuzz/), built with the replay driver: one test per target.
 echo "== fuzz inputs replayed (ASan+UBSan build)"
+step_start=$(now_ms)
 n=0
 for src in tests/fuzz/fuzz_*.c; do
 	[[ -e $src ]] || continue
@@ -93,8 +119,10 @@ for src in tests/fuzz/fuzz_*.c; do
 		sed -n '1,40p' "$out" >&2 2>/dev/null
 	fi
 done
+step_done "fuzz replay" "$step_start"
 
 echo "== shellcheck"
+step_start=$(now_ms)
 scripts=(configure run/pg run/array run/install-deps tests/run-tests.sh tests/embed-sql.sh .ci/run)
 for f in run/oltpmark-run run/demo run/lib.sh run/hooks/* run/variants/* \
 	tests/integration/*.bash tests/bench/*.sh tests/fuzz/*.sh; do
@@ -140,20 +168,23 @@ else
 	skipped=$((skipped + 1))
 	echo "  shellcheck: not installed (Debian: shellcheck), skipped"
 fi
+step_done shellcheck "$step_start"
 
 echo "== integration tests (bats, each with its own PostgreSQL)"
+step_start=$(now_ms)
 bats_files=(tests/integration/*.bats)
 if [[ -e ${bats_files[0]} ]]; then
 	if command -v bats >/dev/null 2>&1; then
 		for f in "${bats_files[@]}"; do
 			name=$(basename "$f" .bats)
 			out="$log_dir/$name.tap"
+			t0=$(now_ms)
 			bats --tap "$f" >"$out" 2>&1
 			status=$?
 			count_tap "$name" "$out"
 			check_plan "$name" "$out" "$status"
 			grep -E '^(not ok|#)' "$out" | head -n 60 >&2
-			printf '  %-32s %s\n' "$name" "$(grep -c '^ok' "$out") ok, $(grep -c '^not ok' "$out") not ok"
+			printf '  %-32s %-20s %s\n' "$name" "$(grep -c '^ok' "$out") ok, $(grep -c '^not ok' "$out") not ok" "$(since "$t0")"
 		done
 	else
 		echo "  bats not installed (Debian: bats): integration tests not run" >&2
@@ -161,7 +192,9 @@ if [[ -e ${bats_files[0]} ]]; then
 		failures+=("bats: not installed")
 	fi
 fi
+step_done "integration tests" "$step_start"
 
+echo "== all tests: $(since "$check_start")"
 if ((${#failures[@]} > 0)); then
 	echo "== failures"
 	printf '  %s\n' "${failures[@]}"

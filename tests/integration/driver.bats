@@ -106,21 +106,21 @@ mode_run() {
 }
 
 # kill_run MODE: kill every oltpmark backend once while a run in MODE is
-# under way. The workers reconnect, the run completes, and no committed
-# New-Order is lost or invented (a COMMIT that succeeded before the
-# connection broke still counts as committed).
+# under way, once all four are connected and New-Orders have committed.
+# The workers reconnect, the run completes, and no committed New-Order is
+# lost or invented (a COMMIT that succeeded before the connection broke
+# still counts as committed).
 kill_run() {
 	local before after dir=$BATS_FILE_TMPDIR/kill-$1 pid i n status=0
 
 	before=$(next_o_id_sum)
-	run_workload "$1" "$dir" 8 >"$dir.log" 2>&1 &
+	run_workload "$1" "$dir" 5 >"$dir.log" 2>&1 &
 	pid=$!
 	for ((i = 0; i < 300; i++)); do
 		n=$(psql_value "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'oltpmark-run'")
-		((n >= 4)) && break
+		((n >= 4)) && (($(next_o_id_sum) > before + 20)) && break
 		sleep 0.1
 	done
-	sleep 2
 	psql_value "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = 'oltpmark-run'"
 	wait "$pid" || status=$?
 	cat "$dir.log"

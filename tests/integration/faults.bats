@@ -15,18 +15,66 @@
 
 load helpers
 
+# The run directories the report and compare tests fill their disks
+# under: null-driver runs of 32 s (3 whole 10-s intervals: enough for the
+# steady-state fit, so the report writes every file it can), made once in
+# the background by setup_file while the first tests run, as
+# NULL_RUNS/NAME, each with NAME.status beside it when it has ended.
+# null_runs_start: start them all at once; they need no server.
+null_runs_start() {
+	local l r
+
+	mkdir -p "$NULL_RUNS"
+	# fd 3 closed: bats waits for whatever holds it open.
+	{
+		"$OLTPMARK" run --driver null -w 1 -d 32 --ramp-up 0 \
+			--keying-think scale=0.01 --progress 0 \
+			--out "$NULL_RUNS/one" 2>/dev/null
+		echo $? >"$NULL_RUNS/one.status"
+	} 3>&- &
+	for l in a b; do
+		for r in 1 2; do
+			{
+				"$OLTPMARK" run --driver null -w 1 -d 32 --ramp-up 0 \
+					--keying-think scale=0.01 --progress 0 --seed "$r" \
+					--label "$l" --config cached \
+					--out "$NULL_RUNS/set/$l/cached/run-$r" 2>/dev/null
+				echo $? >"$NULL_RUNS/set-$l-$r.status"
+			} 3>&- &
+		done
+	done
+}
+
+# null_runs_wait NAME...: wait until the runs NAME (one, set-a-1, ...) have
+# ended (at most 5 minutes), and fail unless each exited 0.
+null_runs_wait() {
+	local n i
+
+	for n in "$@"; do
+		for ((i = 0; i < 3000; i++)); do
+			[[ -s $NULL_RUNS/$n.status ]] && break
+			sleep 0.1
+		done
+		echo "null run $n: exit status $(cat "$NULL_RUNS/$n.status")"
+		[ "$(cat "$NULL_RUNS/$n.status")" = 0 ]
+	done
+}
+
 setup_file() {
 	pg_throwaway_start
-	"$OLTPMARK" load -w 1 -j 2 --conninfo "$OLTPMARK_CONNINFO" >&3 2>&1
 	# Run directories and private clusters: somewhere the server's user
 	# (postgres, when the tests run as root) can enter.
 	FAULTS_DIR=$(mktemp -d "${BATS_TMPDIR:-/tmp}/om-faults.XXXXXX")
 	chmod 755 "$FAULTS_DIR"
-	export FAULTS_DIR
+	export FAULTS_DIR NULL_RUNS=$FAULTS_DIR/null-runs
+	null_runs_start
+	"$OLTPMARK" load -w 1 -j 2 --conninfo "$OLTPMARK_CONNINFO" >&3 2>&1
 }
 
 teardown_file() {
 	local c
+	# The null runs end by themselves within their 32 s.
+	null_runs_wait one set-a-1 set-a-2 set-b-1 set-b-2 >/dev/null 2>&1 || true
 	for c in "$FAULTS_DIR"/*/.clusters/*/; do
 		[[ -e $c/.oltpmark-cluster ]] && "$RUN_PG" stop "$c" >/dev/null 2>&1
 	done
@@ -178,10 +226,9 @@ assert_whole_or_absent() {
 }
 
 @test "report on a full file system: exit 1, names the file and ENOSPC, no half-written output" {
-	local fs src=$BATS_TEST_TMPDIR/src ref=$BATS_TEST_TMPDIR/ref left
+	local fs src=$NULL_RUNS/one ref=$BATS_TEST_TMPDIR/ref left
 	fs=$(small_fs 4M)
-	"$OLTPMARK" run --driver null -w 1 -d 32 --ramp-up 0 \
-		--keying-think scale=0.01 --progress 0 --out "$src" 2>/dev/null
+	null_runs_wait one
 	# The reference: the same report at the same path, with room.
 	mkdir "$fs/run"
 	cp "$src"/{run.json,meta.json,mix.csv} "$fs/run"
@@ -205,17 +252,10 @@ assert_whole_or_absent() {
 }
 
 @test "compare on a full file system: exit 1, names the file and ENOSPC, no half-written output" {
-	local fs src=$BATS_TEST_TMPDIR/src ref=$BATS_TEST_TMPDIR/ref l r left
+	local fs src=$BATS_TEST_TMPDIR/src ref=$BATS_TEST_TMPDIR/ref left
 	fs=$(small_fs 4M)
-	for l in a b; do
-		for r in 1 2; do
-			"$OLTPMARK" run --driver null -w 1 -d 32 --ramp-up 0 \
-				--keying-think scale=0.01 --progress 0 --seed "$r" \
-				--label "$l" --config cached \
-				--out "$src/$l/cached/run-$r" 2>/dev/null &
-		done
-	done
-	wait
+	null_runs_wait set-a-1 set-a-2 set-b-1 set-b-2
+	cp -r "$NULL_RUNS/set" "$src"
 	for d in "$src"/*/cached/run-*; do
 		mkdir "$d/sys"
 		cp "$REPO/tests/fixtures/vmstat-t-n-1.txt" "$d/sys/vmstat.txt"

@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Tests of run/pg, the private PostgreSQL cluster manager: one cluster is
-# started for the whole file (with a start argument to check it arrives);
-# tests that stop, break or duplicate a cluster make their own.
+# started for the whole file (with a start argument to check it arrives).
+# The tests that start, stop or break a second cluster share one more,
+# initialized once (initdb is most of their time) and stopped again after
+# each test, so that each begins with it initialized and stopped; tests of
+# init make their own.
 #
 # Each test runs in its own subshell; EXTRA_DIRS is set in setup and read in
 # teardown of the same test, which is what shellcheck cannot see.
@@ -13,9 +16,16 @@ load helpers
 
 setup_file() {
 	pg_throwaway_start -c work_mem=7MB
+	SPARE_DIR=$(pg_mktemp)
+	export SPARE_DIR
 }
 
 teardown_file() {
+	if [[ -f $SPARE_DIR/.oltpmark-cluster ]]; then
+		pg_discard "$SPARE_DIR"
+	else
+		rm -rf -- "$SPARE_DIR"
+	fi
 	pg_throwaway_stop
 }
 
@@ -23,6 +33,7 @@ setup() {
 	# Extra directories made by a test, removed in teardown.
 	EXTRA_DIRS=()
 	SLEEP_PID=
+	SPARE_USED=
 }
 
 teardown() {
@@ -30,6 +41,15 @@ teardown() {
 
 	if [[ -n $SLEEP_PID ]]; then
 		kill "$SLEEP_PID" 2>/dev/null || true
+		wait "$SLEEP_PID" 2>/dev/null || true
+	fi
+	# The spare cluster stopped, as the next test expects it: by PID,
+	# and a postmaster.pid no process stands behind removed (a test of
+	# a stale one that failed half-way).
+	if [[ -n $SPARE_USED ]]; then
+		"$RUN_PG" stop "$SPARE_DIR"
+		[[ -n $(pg_dir_pids "$SPARE_DIR/data") ]] ||
+			rm -f -- "$SPARE_DIR/data/postmaster.pid"
 	fi
 	for d in "${EXTRA_DIRS[@]}"; do
 		if [[ -d $d && ! -f $d/.oltpmark-cluster ]]; then
@@ -40,11 +60,18 @@ teardown() {
 	done
 }
 
-# new_cluster: make, init and record a second cluster; sets NEW_DIR.
+# new_cluster: the spare cluster, initialized and stopped, as NEW_DIR.
+# The first test to need it runs init (again, if an init was cut short);
+# NEW_LOG_START is the size of its server.log before this test.
 new_cluster() {
-	NEW_DIR=$(pg_mktemp)
-	EXTRA_DIRS+=("$NEW_DIR")
-	"$RUN_PG" init "$NEW_DIR"
+	NEW_DIR=$SPARE_DIR
+	SPARE_USED=1
+	if ! grep -qsx 'state=ready' "$NEW_DIR/.oltpmark-cluster"; then
+		rm -rf -- "$NEW_DIR"
+		mkdir -m 0700 -- "$NEW_DIR"
+		"$RUN_PG" init "$NEW_DIR"
+	fi
+	NEW_LOG_START=$(stat -c %s "$NEW_DIR/server.log" 2>/dev/null || echo 0)
 }
 
 server_user() {
@@ -223,7 +250,9 @@ server_user() {
 	[ ! -e "$NEW_DIR/data/postmaster.pid" ]
 	[ ! -d "/proc/$pid" ] ||
 		[[ $(sed 's/.*) //' "/proc/$pid/stat") == Z* ]]
-	grep -q 'received fast shutdown request' "$NEW_DIR/server.log"
+	# this test's part of the log
+	tail -c "+$((NEW_LOG_START + 1))" "$NEW_DIR/server.log" |
+		grep -q 'received fast shutdown request'
 	run "$RUN_PG" status "$NEW_DIR"
 	[ "$status" -eq 3 ]
 	[ "$output" = stopped ]
@@ -257,6 +286,8 @@ server_user() {
 }
 
 @test "stop never signals a process that is not the cluster's postmaster" {
+	local i
+
 	new_cluster
 	# A stale postmaster.pid naming a live process that looks like a
 	# postmaster (argv[0] "postgres", working in the data directory) but
@@ -264,7 +295,12 @@ server_user() {
 	(cd "$NEW_DIR/data" && exec -a postgres sleep 60) 3>&- &
 	SLEEP_PID=$!
 	echo "$SLEEP_PID" >"$NEW_DIR/data/postmaster.pid"
-	sleep 0.2
+	# until it has become "postgres" (exec) in the data directory
+	for ((i = 0; i < 200; i++)); do
+		[[ $(pg_dir_pids "$NEW_DIR/data") == "$SLEEP_PID" &&
+			$(tr '\0' ' ' <"/proc/$SLEEP_PID/cmdline") == "postgres 60 " ]] && break
+		sleep 0.05
+	done
 	run "$RUN_PG" stop "$NEW_DIR"
 	[ "$status" -eq 0 ]
 	kill -0 "$SLEEP_PID"

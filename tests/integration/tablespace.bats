@@ -275,7 +275,7 @@ teardown_file() {
 	[[ $output == *$'\nlayout=table\n'* ]]
 	jq -e '.layout == "table" and (.tablespaces | map(.name) |
 		index("oltpmark_ts2") != null)' <<<"$(sed -n 's/^layout_map=//p' <<<"$output")"
-	assert_run pop table procedure 10
+	assert_run pop table procedure 3
 }
 
 @test "warehouse layout, W=3 over the same 3 directories after --drop: partitions, the same rows, check and runs pass" {
@@ -321,7 +321,7 @@ FOR VALUES FROM (1) TO (2)" ]
 	run "$OLTPMARK" check --meta --conninfo "$(db pop)"
 	[[ $output == *$'\nlayout=warehouse\n'* ]]
 	# the transactions, in both modes, on the partitions
-	assert_run pop warehouse procedure 10
+	assert_run pop warehouse procedure 3
 	assert_run pop warehouse sql 3
 	run "$OLTPMARK" check --conninfo "$(db pop)"
 	echo "$output"
