@@ -139,8 +139,11 @@ assert s["mde_pct"] > 0 and s["resolve_1pct_s"] > 0' <<<"$output"
 	rec_variant rec-int "$log"
 	# Job control: a background job of a shell without it ignores
 	# SIGINT, and bash cannot trap a signal ignored on entry.
+	# And when make check itself was started in the background, SIGINT
+	# is ignored for the whole tree: env puts its default back before
+	# oltpmark-run starts, so that its trap can take it.
 	set -m
-	"$REPO/run/oltpmark-run" --label ki --configs cached --runs 1 -w 1 \
+	env --default-signal=INT "$REPO/run/oltpmark-run" --label ki --configs cached --runs 1 -w 1 \
 		-d 40 --ramp-up 2 --design blocks --block 2 --settle 1 \
 		--hooks none --variant "rec=$BLOCKS_DIR/rec-int" \
 		--results "$RESULTS" >"$BLOCKS_DIR/int.out" 2>&1 &
@@ -153,6 +156,9 @@ assert s["mde_pct"] > 0 and s["resolve_1pct_s"] > 0' <<<"$output"
 	kill -INT "$pid"
 	local status=0
 	wait "$pid" || status=$?
+	set +m
+	echo "exit status $status; the variant's calls and oltpmark-run's output:"
+	cat "$log" "$BLOCKS_DIR/int.out"
 	[ "$status" -eq 1 ]
 	[ "$(tail -n 1 "$log" | cut -d' ' -f2)" = restore ]
 	# the blocks until the interrupt, the last one cut there

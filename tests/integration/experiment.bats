@@ -109,8 +109,11 @@ EOF
 	# Job control: a background job of a shell without it ignores
 	# SIGINT, and bash cannot trap a signal ignored on entry, so
 	# without it the run would just finish and restore at its end.
+	# And when make check itself was started in the background, SIGINT
+	# is ignored for the whole tree: env puts its default back before
+	# oltpmark-run starts, so that its trap can take it.
 	set -m
-	"$REPO/run/oltpmark-run" --label kern-i --configs cached --runs 1 -w 1 \
+	env --default-signal=INT "$REPO/run/oltpmark-run" --label kern-i --configs cached --runs 1 -w 1 \
 		-d 60 --ramp-up 1 --no-baseline --hooks none \
 		--variant "rec=$EXP_DIR/record-variant-int" \
 		--results "$EXP_DIR/results" >"$EXP_DIR/int.out" 2>&1 &
