@@ -147,7 +147,8 @@ static bool read_calibration(const json_t *meta, struct fidelity *out)
 	{
 		struct fidelity_dev *dv;
 
-		if (out->ndevs == FIDELITY_DEVICES_MAX ||
+		/* An empty name matches no disk and cannot be shown. */
+		if (out->ndevs == FIDELITY_DEVICES_MAX || !name[0] ||
 		    strlen(name) >= FIDELITY_NAME_MAX || !json_is_object(d)) {
 			set_why(out->why,
 				"meta.json: server.io_profile.per_commit."
