@@ -32,6 +32,13 @@
 
 static char root[256]; /* this test's temporary directory */
 
+/*
+ * The set under test, static so that the per-test teardown stops its
+ * thread when an assertion failed half-way: a thread left running on a
+ * dead test's stack would write into the next test's set.
+ */
+static struct iosim_ckpt ckpt;
+
 static int setup(void **state)
 {
 	(void)state;
@@ -42,6 +49,14 @@ static int teardown(void **state)
 {
 	(void)state;
 	return fixture_rm_rf(root);
+}
+
+/* After each test, passed or not: no thread outlives it. */
+static int test_teardown(void **state)
+{
+	(void)state;
+	iosim_ckpt_free(&ckpt);
+	return 0;
 }
 
 /* Two files of PAGES zero pages in root; fds[] open read-write. */
@@ -97,6 +112,26 @@ static bool marked_page(int file, int p)
 	return file == 0 ? p % 7 == 3 : p % 20 == 0;
 }
 
+/*
+ * Wait up to ms for the thread to have ended a sweep with its fsyncs: on
+ * a loaded machine an fsync may take longer than any fixed sleep.
+ */
+static void wait_synced(struct iosim_ckpt *c, uint64_t syncs, int ms)
+{
+	struct iosim_ckpt_stats s;
+	int waited;
+
+	for (waited = 0; waited < ms; waited += 5) {
+		iosim_ckpt_get_stats(c, &s);
+		if (s.syncs >= syncs && s.sweeps >= 1)
+			return;
+		usleep(5000);
+	}
+	fail_msg("%llu syncs, %llu sweeps after %d ms, want %llu and 1",
+		 (unsigned long long)s.syncs, (unsigned long long)s.sweeps, ms,
+		 (unsigned long long)syncs);
+}
+
 /* Commit n times. */
 static void commit(struct iosim_ckpt *c, int n)
 {
@@ -118,44 +153,44 @@ static void assert_written_stays(struct iosim_ckpt *c, uint64_t n)
 static void test_writes_marked_pages(void **state)
 {
 	const uint64_t pages[2] = {PAGES, PAGES};
-	struct iosim_ckpt c;
 	struct iosim_ckpt_stats s;
 	struct err err;
 	int fds[2], f, p, n = 0;
+	struct iosim_ckpt *const c = &ckpt;
 
 	(void)state;
 	make_files("paced", fds);
-	assert_int_equal(iosim_ckpt_init(&c, 2, fds, pages, 0.5, &err), 0);
+	assert_int_equal(iosim_ckpt_init(c, 2, fds, pages, 0.5, &err), 0);
 	for (f = 0; f < 2; f++)
 		for (p = 0; p < PAGES; p++)
 			if (marked_page(f, p)) {
-				assert_true(iosim_ckpt_mark(&c, f, p));
+				assert_true(iosim_ckpt_mark(c, f, p));
 				/* a second mark of a dirty page is nothing */
-				assert_false(iosim_ckpt_mark(&c, f, p));
+				assert_false(iosim_ckpt_mark(c, f, p));
 				n++;
 			}
 	/* out of range: ignored */
-	assert_false(iosim_ckpt_mark(&c, 2, 0));
-	assert_false(iosim_ckpt_mark(&c, -1, 0));
-	assert_false(iosim_ckpt_mark(&c, 0, PAGES));
-	iosim_ckpt_get_stats(&c, &s);
+	assert_false(iosim_ckpt_mark(c, 2, 0));
+	assert_false(iosim_ckpt_mark(c, -1, 0));
+	assert_false(iosim_ckpt_mark(c, 0, PAGES));
+	iosim_ckpt_get_stats(c, &s);
 	assert_int_equal(s.marked, n);
 	assert_int_equal(s.dirty, n);
 	assert_int_equal(n, 29 + 10);
-	assert_int_equal(iosim_ckpt_start(&c, &err), 0);
+	assert_int_equal(iosim_ckpt_start(c, &err), 0);
 	/* no commit, no write, however long */
 	usleep(50000);
-	iosim_ckpt_get_stats(&c, &s);
+	iosim_ckpt_get_stats(c, &s);
 	assert_int_equal(s.written, 0);
 	/* 21 commits at 0.5 pages each: 10 pages, not 11 */
-	commit(&c, 21);
-	assert_written_stays(&c, 10);
+	commit(c, 21);
+	assert_written_stays(c, 10);
 	/* enough for all of them: every marked page once */
-	commit(&c, 2 * n);
-	assert_written_stays(&c, (uint64_t)n);
+	commit(c, 2 * n);
+	assert_written_stays(c, (uint64_t)n);
 	/* and the sync phase follows the writes of a sweep */
-	usleep(20000);
-	iosim_ckpt_get_stats(&c, &s);
+	wait_synced(c, 2, 5000);
+	iosim_ckpt_get_stats(c, &s);
 	assert_int_equal(s.dirty, 0);
 	assert_int_equal(s.commits, 21 + 2 * n);
 	assert_true(s.syncs >= 2);
@@ -168,19 +203,19 @@ static void test_writes_marked_pages(void **state)
 	 * it (what was allowed while nothing was dirty is not saved up).
 	 */
 	usleep(2 * IOSIM_CKPT_IDLE_MS * 1000);
-	assert_true(iosim_ckpt_mark(&c, 1, 199));
-	assert_true(iosim_ckpt_mark(&c, 1, 198));
+	assert_true(iosim_ckpt_mark(c, 1, 199));
+	assert_true(iosim_ckpt_mark(c, 1, 198));
 	usleep(2 * IOSIM_CKPT_IDLE_MS * 1000);
-	iosim_ckpt_get_stats(&c, &s);
+	iosim_ckpt_get_stats(c, &s);
 	assert_int_equal(s.written, n);
-	commit(&c, 2);
-	assert_written_stays(&c, (uint64_t)n + 1);
-	assert_int_equal(iosim_ckpt_stop(&c, &err), 0);
-	iosim_ckpt_get_stats(&c, &s);
+	commit(c, 2);
+	assert_written_stays(c, (uint64_t)n + 1);
+	assert_int_equal(iosim_ckpt_stop(c, &err), 0);
+	iosim_ckpt_get_stats(c, &s);
 	assert_int_equal(s.marked, n + 2);
 	assert_int_equal(s.dirty, 1);
-	iosim_ckpt_free(&c);
-	iosim_ckpt_free(&c);
+	iosim_ckpt_free(c);
+	iosim_ckpt_free(c);
 	close(fds[0]);
 	close(fds[1]);
 }
@@ -210,25 +245,25 @@ static void test_follows_commits(void **state)
 	const uint64_t pages[2] = {PAGES, PAGES};
 	const double rate = 0.6;
 	pthread_t th[COMMITTERS];
-	struct iosim_ckpt c;
 	struct iosim_ckpt_stats s;
 	struct err err;
 	int fds[2], f, p, i, running;
 	uint64_t n = COMMITTERS * COMMITS_PER_THREAD;
 
+	struct iosim_ckpt *const c = &ckpt;
+
 	(void)state;
 	make_files("follow", fds);
-	assert_int_equal(iosim_ckpt_init(&c, 2, fds, pages, rate, &err), 0);
+	assert_int_equal(iosim_ckpt_init(c, 2, fds, pages, rate, &err), 0);
 	for (f = 0; f < 2; f++)
 		for (p = 0; p < PAGES; p++)
-			assert_true(iosim_ckpt_mark(&c, f, p));
-	assert_int_equal(iosim_ckpt_start(&c, &err), 0);
+			assert_true(iosim_ckpt_mark(c, f, p));
+	assert_int_equal(iosim_ckpt_start(c, &err), 0);
 	for (i = 0; i < COMMITTERS; i++)
-		assert_int_equal(pthread_create(&th[i], NULL, committer, &c),
-				 0);
+		assert_int_equal(pthread_create(&th[i], NULL, committer, c), 0);
 	do {
 		/* written is read after commits: never ahead of them */
-		iosim_ckpt_get_stats(&c, &s);
+		iosim_ckpt_get_stats(c, &s);
 		assert_true(s.written <=
 			    (uint64_t)floor((double)s.commits * rate));
 		running = s.commits < n;
@@ -236,11 +271,11 @@ static void test_follows_commits(void **state)
 	} while (running);
 	for (i = 0; i < COMMITTERS; i++)
 		pthread_join(th[i], NULL);
-	assert_written_stays(&c, (uint64_t)floor((double)n * rate));
-	iosim_ckpt_get_stats(&c, &s);
+	assert_written_stays(c, (uint64_t)floor((double)n * rate));
+	iosim_ckpt_get_stats(c, &s);
 	assert_int_equal(s.dirty, 2 * PAGES - 360);
-	assert_int_equal(iosim_ckpt_stop(&c, &err), 0);
-	iosim_ckpt_free(&c);
+	assert_int_equal(iosim_ckpt_stop(c, &err), 0);
+	iosim_ckpt_free(c);
 	close(fds[0]);
 	close(fds[1]);
 }
@@ -248,32 +283,33 @@ static void test_follows_commits(void **state)
 static void test_stop_is_prompt(void **state)
 {
 	const uint64_t pages[2] = {PAGES, PAGES};
-	struct iosim_ckpt c;
 	struct iosim_ckpt_stats s;
 	struct err err;
 	int fds[2], p;
 	int64_t t0;
 
+	struct iosim_ckpt *const c = &ckpt;
+
 	(void)state;
 	make_files("slow", fds);
 	/* one page per commit, and one commit: the thread then waits */
-	assert_int_equal(iosim_ckpt_init(&c, 2, fds, pages, 1, &err), 0);
+	assert_int_equal(iosim_ckpt_init(c, 2, fds, pages, 1, &err), 0);
 	for (p = 0; p < 100; p++)
-		assert_true(iosim_ckpt_mark(&c, 0, p));
-	assert_int_equal(iosim_ckpt_start(&c, &err), 0);
-	commit(&c, 1);
-	wait_written(&c, 1, 2000);
+		assert_true(iosim_ckpt_mark(c, 0, p));
+	assert_int_equal(iosim_ckpt_start(c, &err), 0);
+	commit(c, 1);
+	wait_written(c, 1, 2000);
 	usleep(20000);
 	t0 = clock_mono_us();
-	assert_int_equal(iosim_ckpt_stop(&c, &err), 0);
+	assert_int_equal(iosim_ckpt_stop(c, &err), 0);
 	assert_true(clock_mono_us() - t0 < 500000);
-	iosim_ckpt_get_stats(&c, &s);
+	iosim_ckpt_get_stats(c, &s);
 	assert_int_equal(s.written, 1);
 	/* what was not written is still dirty, and still marked */
 	assert_int_equal(s.dirty, 100 - s.written);
-	assert_false(iosim_ckpt_mark(&c, 0, 99));
-	assert_true(iosim_ckpt_mark(&c, 0, 0));
-	iosim_ckpt_free(&c);
+	assert_false(iosim_ckpt_mark(c, 0, 99));
+	assert_true(iosim_ckpt_mark(c, 0, 0));
+	iosim_ckpt_free(c);
 	close(fds[0]);
 	close(fds[1]);
 }
@@ -281,24 +317,25 @@ static void test_stop_is_prompt(void **state)
 static void test_rate_zero(void **state)
 {
 	const uint64_t pages[2] = {PAGES, PAGES};
-	struct iosim_ckpt c;
 	struct iosim_ckpt_stats s;
 	struct err err;
 	int fds[2];
 
+	struct iosim_ckpt *const c = &ckpt;
+
 	(void)state;
 	make_files("zero", fds);
-	assert_int_equal(iosim_ckpt_init(&c, 2, fds, pages, 0, &err), 0);
-	assert_true(iosim_ckpt_mark(&c, 1, 5));
-	assert_int_equal(iosim_ckpt_start(&c, &err), 0);
-	commit(&c, 1000);
+	assert_int_equal(iosim_ckpt_init(c, 2, fds, pages, 0, &err), 0);
+	assert_true(iosim_ckpt_mark(c, 1, 5));
+	assert_int_equal(iosim_ckpt_start(c, &err), 0);
+	commit(c, 1000);
 	usleep(150000);
-	assert_int_equal(iosim_ckpt_stop(&c, &err), 0);
-	iosim_ckpt_get_stats(&c, &s);
+	assert_int_equal(iosim_ckpt_stop(c, &err), 0);
+	iosim_ckpt_get_stats(c, &s);
 	assert_int_equal(s.written, 0);
 	assert_int_equal(s.dirty, 1);
 	assert_false(written(fds[1], 5));
-	iosim_ckpt_free(&c);
+	iosim_ckpt_free(c);
 	close(fds[0]);
 	close(fds[1]);
 }
@@ -307,59 +344,59 @@ static void test_write_fails(void **state)
 {
 	const uint64_t pages[1] = {PAGES};
 	char path[PATH_MAX];
-	struct iosim_ckpt c;
 	struct err err;
 	int fd;
+	struct iosim_ckpt *const c = &ckpt;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/readonly", root);
 	fd = open(path, O_RDONLY | O_CREAT, 0600);
 	assert_true(fd >= 0);
-	assert_int_equal(iosim_ckpt_init(&c, 1, &fd, pages, 1000, &err), 0);
-	assert_true(iosim_ckpt_mark(&c, 0, 3));
-	assert_int_equal(iosim_ckpt_start(&c, &err), 0);
-	commit(&c, 1);
+	assert_int_equal(iosim_ckpt_init(c, 1, &fd, pages, 1000, &err), 0);
+	assert_true(iosim_ckpt_mark(c, 0, 3));
+	assert_int_equal(iosim_ckpt_start(c, &err), 0);
+	commit(c, 1);
 	usleep(50000);
-	assert_int_equal(iosim_ckpt_stop(&c, &err), -EBADF);
+	assert_int_equal(iosim_ckpt_stop(c, &err), -EBADF);
 	assert_string_equal(err.msg, "checkpointer: write of file 0: Bad file "
 				     "descriptor");
-	iosim_ckpt_free(&c);
+	iosim_ckpt_free(c);
 	close(fd);
 }
 
 static void test_bad_init(void **state)
 {
 	const uint64_t pages[1] = {1};
-	struct iosim_ckpt c;
 	struct err err;
 	int fd = 0;
+	struct iosim_ckpt *const c = &ckpt;
 
 	(void)state;
-	assert_int_equal(iosim_ckpt_init(&c, 0, &fd, pages, 1, &err), -EINVAL);
-	iosim_ckpt_free(&c);
-	assert_int_equal(iosim_ckpt_init(&c, 1, &fd, pages, -1, &err), -EINVAL);
-	iosim_ckpt_free(&c);
-	assert_int_equal(iosim_ckpt_init(&c, 1, &fd, pages, INFINITY, &err),
+	assert_int_equal(iosim_ckpt_init(c, 0, &fd, pages, 1, &err), -EINVAL);
+	iosim_ckpt_free(c);
+	assert_int_equal(iosim_ckpt_init(c, 1, &fd, pages, -1, &err), -EINVAL);
+	iosim_ckpt_free(c);
+	assert_int_equal(iosim_ckpt_init(c, 1, &fd, pages, INFINITY, &err),
 			 -EINVAL);
-	iosim_ckpt_free(&c);
-	assert_int_equal(iosim_ckpt_init(&c, 1, &fd, pages, NAN, &err),
-			 -EINVAL);
-	iosim_ckpt_free(&c);
+	iosim_ckpt_free(c);
+	assert_int_equal(iosim_ckpt_init(c, 1, &fd, pages, NAN, &err), -EINVAL);
+	iosim_ckpt_free(c);
 	/* never started: stop is nothing */
-	assert_int_equal(iosim_ckpt_init(&c, 1, &fd, pages, 1, &err), 0);
-	assert_int_equal(iosim_ckpt_stop(&c, &err), 0);
-	iosim_ckpt_free(&c);
+	assert_int_equal(iosim_ckpt_init(c, 1, &fd, pages, 1, &err), 0);
+	assert_int_equal(iosim_ckpt_stop(c, &err), 0);
+	iosim_ckpt_free(c);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_writes_marked_pages),
-		cmocka_unit_test(test_follows_commits),
-		cmocka_unit_test(test_stop_is_prompt),
-		cmocka_unit_test(test_rate_zero),
-		cmocka_unit_test(test_write_fails),
-		cmocka_unit_test(test_bad_init),
+		cmocka_unit_test_teardown(test_writes_marked_pages,
+					  test_teardown),
+		cmocka_unit_test_teardown(test_follows_commits, test_teardown),
+		cmocka_unit_test_teardown(test_stop_is_prompt, test_teardown),
+		cmocka_unit_test_teardown(test_rate_zero, test_teardown),
+		cmocka_unit_test_teardown(test_write_fails, test_teardown),
+		cmocka_unit_test_teardown(test_bad_init, test_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
