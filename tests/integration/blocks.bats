@@ -15,11 +15,12 @@
 load helpers
 
 # rec_variant NAME LOG [FAIL_ON]: a variant script that appends
-# "EPOCH ACTION" to LOG; with FAIL_ON (apply or restore) that call exits 3.
+# "EPOCH ACTION SWITCH" to LOG (SWITCH: OLTPMARK_VARIANT_SWITCH, 0 when
+# unset); with FAIL_ON (apply or restore) that call exits 3.
 rec_variant() {
 	cat >"$BLOCKS_DIR/$1" <<EOF
 #!/usr/bin/env bash
-printf '%s %s\n' "\${EPOCHREALTIME/,/.}" "\$1" >>"$2"
+printf '%s %s %s\n' "\${EPOCHREALTIME/,/.}" "\$1" "\${OLTPMARK_VARIANT_SWITCH:-0}" >>"$2"
 [[ "\$1" != "${3:-none}" ]] || exit 3
 EOF
 	chmod +x "$BLOCKS_DIR/$1"
@@ -94,6 +95,8 @@ for r, c in zip(switches, calls):
     t, s = float(c[0]), float(r["start_epoch"])
     assert s - 0.002 <= t <= s + float(r["switch_s"]) + 0.002, (r, c)
 assert float(calls[-1][0]) >= float(rows[-1]["end_epoch"]) - 0.002
+# the switches are told they are switches; the final restore is not one
+assert [c[2] for c in calls] == ["1"] * len(switches) + ["0"], calls
 PY
 	grep -q "block 1: apply" "$RUN/sys/blocks.log"
 }

@@ -1,0 +1,175 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# variants.bats: the shipped variant scripts (run/variants/) against a
+# throwaway server of this file:
+# - cpu-quota moves the server into a cgroup of its own with the quota
+#   of PCT % of the online CPUs; a switch inside a block run
+#   (OLTPMARK_VARIANT_SWITCH=1) lifts the cap and leaves the processes
+#   in the cgroup, the next apply caps them again where they are; the
+#   final restore moves every process back and removes the cgroup; a
+#   second restore does nothing; bad arguments are refused;
+# - sysctl puts back the value it found, also after two applies;
+# - none changes nothing.
+# The cgroup and sysctl tests need root, and cpu-quota a cpu controller.
+
+load helpers
+
+setup_file() {
+	pg_throwaway_start
+	export OLTPMARK_PGDATA=$PGTEST_DIR/data
+}
+
+teardown_file() {
+	pg_throwaway_stop
+}
+
+setup() {
+	OLTPMARK_VARIANT_STATE_DIR=$(mktemp -d "${BATS_TMPDIR:-/tmp}/om-var.XXXXXX")
+	export OLTPMARK_VARIANT_STATE_DIR
+}
+
+teardown() {
+	# Whatever a failed test left applied is undone before the next.
+	"$REPO/run/variants/cpu-quota" restore 2>/dev/null || true
+	if [[ -n ${SYSCTL_SAVED:-} ]]; then
+		echo "$SYSCTL_SAVED" >/proc/sys/vm/swappiness
+	fi
+	rm -rf -- "$OLTPMARK_VARIANT_STATE_DIR"
+}
+
+# postmaster: the server's postmaster PID.
+postmaster() {
+	head -n 1 "$OLTPMARK_PGDATA/postmaster.pid"
+}
+
+# cpu_cgroup PID: the directory of PID's cgroup with the cpu controller,
+# as run/variants/cpu-quota finds it (v2 unified, v1 the cpu hierarchy).
+cpu_cgroup() {
+	local line path
+	if [[ -f /sys/fs/cgroup/cgroup.controllers ]]; then
+		path=$(sed -n 's/^0:://p' "/proc/$1/cgroup")
+		echo "/sys/fs/cgroup${path%/}"
+		return
+	fi
+	while IFS= read -r line; do
+		case "$line" in
+		*:cpu:* | *:cpu,cpuacct:* | *:cpuacct,cpu:*)
+			path=${line#*:*:}
+			if [[ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]]; then
+				echo "/sys/fs/cgroup/cpu${path%/}"
+			else
+				echo "/sys/fs/cgroup/cpu,cpuacct${path%/}"
+			fi
+			return
+			;;
+		esac
+	done <"/proc/$1/cgroup"
+	return 1
+}
+
+# quota_of DIR: the quota in DIR as "max" or microseconds per period.
+quota_of() {
+	local q
+	if [[ -f $1/cpu.max ]]; then
+		read -r q _ <"$1/cpu.max"
+	else
+		q=$(<"$1/cpu.cfs_quota_us")
+		[[ $q != -1 ]] || q=max
+	fi
+	echo "$q"
+}
+
+# all_server_in DIR: every process of the server sits in cgroup DIR.
+all_server_in() {
+	local pid n=0
+	for pid in $(pg_dir_pids "$OLTPMARK_PGDATA"); do
+		[[ $(cpu_cgroup "$pid") == "$1" ]] || return 1
+		n=$((n + 1))
+	done
+	((n >= 2))
+}
+
+need_cgroup_root() {
+	[[ $(id -u) == 0 ]] || skip "cpu-quota needs root to create a cgroup"
+	cpu_cgroup "$(postmaster)" >/dev/null ||
+		skip "no cgroup with a cpu controller holds the server"
+	[[ -f /sys/fs/cgroup/cgroup.controllers || -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ||
+		-f /sys/fs/cgroup/cpu,cpuacct/cpu.cfs_quota_us ]] ||
+		skip "no cpu controller mounted"
+}
+
+@test "cpu-quota: the cap, switched in place, then every process back" {
+	local origin dir want
+	need_cgroup_root
+	origin=$(cpu_cgroup "$(postmaster)")
+	run "$REPO/run/variants/cpu-quota" 50 apply
+	[ "$status" -eq 0 ]
+	dir=$(cpu_cgroup "$(postmaster)")
+	[ "$dir" != "$origin" ]
+	[[ ${dir##*/} == "oltpmark-cpu-quota-$(postmaster)" ]]
+	all_server_in "$dir"
+	want=$((50 * $(nproc) * 100000 / 100))
+	[ "$(quota_of "$dir")" = "$want" ]
+
+	# a switch inside a block run: no cap, same cgroup
+	OLTPMARK_VARIANT_SWITCH=1 run "$REPO/run/variants/cpu-quota" restore
+	[ "$status" -eq 0 ]
+	[ "$(quota_of "$dir")" = max ]
+	all_server_in "$dir"
+	# a backend forked meanwhile is in it too
+	psql_value "select 1" >/dev/null
+	OLTPMARK_VARIANT_SWITCH=1 run "$REPO/run/variants/cpu-quota" apply 80
+	[ "$status" -eq 0 ]
+	[ "$(cpu_cgroup "$(postmaster)")" = "$dir" ]
+	[ "$(quota_of "$dir")" = "$((80 * $(nproc) * 100000 / 100))" ]
+
+	# the final restore: back where they came from, the cgroup gone
+	run "$REPO/run/variants/cpu-quota" restore
+	[ "$status" -eq 0 ]
+	all_server_in "$origin"
+	[ ! -d "$dir" ]
+	[ -z "$(ls -A "$OLTPMARK_VARIANT_STATE_DIR")" ]
+	run "$REPO/run/variants/cpu-quota" restore
+	[ "$status" -eq 0 ]
+	all_server_in "$origin"
+}
+
+@test "cpu-quota: bad arguments and no server are refused" {
+	run "$REPO/run/variants/cpu-quota" 0 apply
+	[ "$status" -eq 2 ]
+	run "$REPO/run/variants/cpu-quota" 101 apply
+	[ "$status" -eq 2 ]
+	run "$REPO/run/variants/cpu-quota" 50
+	[ "$status" -eq 2 ]
+	OLTPMARK_PGDATA=$BATS_TEST_TMPDIR run "$REPO/run/variants/cpu-quota" 50 apply
+	[ "$status" -ne 0 ]
+	[[ $output == *"no running server"* ]]
+}
+
+@test "sysctl: the value found is put back, after two applies too" {
+	[[ $(id -u) == 0 ]] || skip "setting a sysctl needs root"
+	SYSCTL_SAVED=$(</proc/sys/vm/swappiness)
+	local other=$((SYSCTL_SAVED == 10 ? 11 : 10))
+	run "$REPO/run/variants/sysctl" "vm.swappiness=$other" apply
+	[ "$status" -eq 0 ]
+	[ "$(</proc/sys/vm/swappiness)" = "$other" ]
+	run "$REPO/run/variants/sysctl" "vm.swappiness=$other" apply
+	[ "$status" -eq 0 ]
+	run "$REPO/run/variants/sysctl" "vm.swappiness=$other" restore
+	[ "$status" -eq 0 ]
+	[ "$(</proc/sys/vm/swappiness)" = "$SYSCTL_SAVED" ]
+	run "$REPO/run/variants/sysctl" "vm.swappiness=$other" restore
+	[ "$status" -eq 0 ]
+	[ "$(</proc/sys/vm/swappiness)" = "$SYSCTL_SAVED" ]
+	run "$REPO/run/variants/sysctl" "no.such.key=1" apply
+	[ "$status" -ne 0 ]
+}
+
+@test "none: changes nothing and succeeds both ways" {
+	run "$REPO/run/variants/none" apply
+	[ "$status" -eq 0 ]
+	run "$REPO/run/variants/none" restore
+	[ "$status" -eq 0 ]
+	[ -z "$(ls -A "$OLTPMARK_VARIANT_STATE_DIR")" ]
+}
