@@ -32,17 +32,6 @@ teardown_file() {
 	rm -rf "$EXP_DIR"
 }
 
-# leftover_processes DIR: processes whose command line mentions DIR. A
-# process may exit during the scan: no message then (the braces make
-# 2>/dev/null cover the failed <).
-leftover_processes() {
-	local f
-	for f in /proc/[0-9]*/cmdline; do
-		{ tr '\0' ' ' <"$f"; } 2>/dev/null | grep -qF "$1" && echo "${f%/cmdline}"
-	done
-	return 0
-}
-
 @test "a mini experiment produces the result tree" {
 	local l
 	for l in kern-a kern-b; do
