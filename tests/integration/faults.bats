@@ -283,15 +283,6 @@ state_field() {
 	awk -F'\t' -v OFS='\t' -v k="$2" '$1 == k { $1 = ""; sub(/^\t/, ""); print; exit }' "$1"
 }
 
-# leftover_processes TEXT: processes whose command line holds TEXT.
-leftover_processes() {
-	local f
-	for f in /proc/[0-9]*/cmdline; do
-		{ tr '\0' ' ' <"$f"; } 2>/dev/null | grep -qF "$1" && echo "${f%/cmdline}"
-	done
-	return 0
-}
-
 @test "oltpmark-run killed mid non-cached run with a variant: --recover undoes exactly what it recorded" {
 	local res=$FAULTS_DIR/killed t=$FAULTS_DIR/variant-k pid i state
 	local user_pm cg="" child pm root decoy=""
