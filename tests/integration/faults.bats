@@ -15,11 +15,12 @@
 
 load helpers
 
-# The run directories the report and compare tests fill their disks
-# under: null-driver runs of 32 s (3 whole 10-s intervals: enough for the
-# steady-state fit, so the report writes every file it can), made once in
-# the background by setup_file while the first tests run, as
-# NULL_RUNS/NAME, each with NAME.status beside it when it has ended.
+# The run directories the report and compare tests (the last two of
+# the file) fill their disks under: null-driver runs of 32 s (3 whole
+# 10-s intervals: enough for the steady-state fit, so the report writes
+# every file it can), made once in the background by setup_file while
+# the other tests run, as NULL_RUNS/NAME, each with NAME.status beside it
+# when it has ended.
 # null_runs_start: start them all at once; they need no server.
 null_runs_start() {
 	local l r
@@ -61,13 +62,13 @@ null_runs_wait() {
 }
 
 setup_file() {
-	pg_throwaway_start
 	# Run directories and private clusters: somewhere the server's user
 	# (postgres, when the tests run as root) can enter.
 	FAULTS_DIR=$(mktemp -d "${BATS_TMPDIR:-/tmp}/om-faults.XXXXXX")
 	chmod 755 "$FAULTS_DIR"
 	export FAULTS_DIR NULL_RUNS=$FAULTS_DIR/null-runs
 	null_runs_start
+	pg_throwaway_start
 	"$OLTPMARK" load -w 1 -j 2 --conninfo "$OLTPMARK_CONNINFO" >&3 2>&1
 }
 
@@ -223,59 +224,6 @@ assert_whole_or_absent() {
 	assert_whole_mix "$dir"
 	[ -z "$(find "$dir" -name '*.tmp' -o -name '.oltpmark-reserve')" ]
 	assert_readable_by_report "$dir"
-}
-
-@test "report on a full file system: exit 1, names the file and ENOSPC, no half-written output" {
-	local fs src=$NULL_RUNS/one ref=$BATS_TEST_TMPDIR/ref left
-	fs=$(small_fs 4M)
-	null_runs_wait one
-	# The reference: the same report at the same path, with room.
-	mkdir "$fs/run"
-	cp "$src"/{run.json,meta.json,mix.csv} "$fs/run"
-	"$OLTPMARK" report "$fs/run" >/dev/null
-	cp -r "$fs/run" "$ref"
-	# Then again with less room each time than the report needs.
-	for left in 0 16 48 120 240; do
-		rm -rf "$fs/run" "$fs/filler"
-		mkdir "$fs/run"
-		cp "$src"/{run.json,meta.json,mix.csv} "$fs/run"
-		touch -d '1 minute ago' "$fs/run"/*
-		: >"$fs/mark"
-		touch -d '30 seconds ago' "$fs/mark"
-		fill "$fs" "$left"
-		run "$OLTPMARK" report "$fs/run"
-		echo "left ${left} KiB: status $status: ${lines[-1]}"
-		[ "$status" -eq 1 ]
-		[[ ${lines[-1]} == *"$fs/run/"*": No space left on device"* ]]
-		assert_whole_or_absent "$fs/run" "$fs/mark" "$ref"
-	done
-}
-
-@test "compare on a full file system: exit 1, names the file and ENOSPC, no half-written output" {
-	local fs src=$BATS_TEST_TMPDIR/src ref=$BATS_TEST_TMPDIR/ref left
-	fs=$(small_fs 4M)
-	null_runs_wait set-a-1 set-a-2 set-b-1 set-b-2
-	cp -r "$NULL_RUNS/set" "$src"
-	for d in "$src"/*/cached/run-*; do
-		mkdir "$d/sys"
-		cp "$REPO/tests/fixtures/vmstat-t-n-1.txt" "$d/sys/vmstat.txt"
-	done
-	cp -r "$src" "$fs/res"
-	"$OLTPMARK" compare --format html "$fs/res" >/dev/null
-	cp -r "$fs/res" "$ref"
-	for left in 0 8 40 100 200; do
-		rm -rf "$fs/res" "$fs/filler"
-		cp -r "$src" "$fs/res"
-		find "$fs/res" -type f -exec touch -d '1 minute ago' {} +
-		: >"$fs/mark"
-		touch -d '30 seconds ago' "$fs/mark"
-		fill "$fs" "$left"
-		run "$OLTPMARK" compare --format html "$fs/res"
-		echo "left ${left} KiB: status $status: ${lines[-1]}"
-		[ "$status" -eq 1 ]
-		[[ ${lines[-1]} == *"$fs/res/"*": No space left on device"* ]]
-		assert_whole_or_absent "$fs/res" "$fs/mark" "$ref"
-	done
 }
 
 # state_field FILE KEY: the fields after KEY of FILE's first KEY record.
@@ -459,4 +407,57 @@ EOF
 	[ -z "$output" ]
 	run leftover_processes "sleep 1000"
 	[ -z "$output" ]
+}
+
+@test "report on a full file system: exit 1, names the file and ENOSPC, no half-written output" {
+	local fs src=$NULL_RUNS/one ref=$BATS_TEST_TMPDIR/ref left
+	fs=$(small_fs 4M)
+	null_runs_wait one
+	# The reference: the same report at the same path, with room.
+	mkdir "$fs/run"
+	cp "$src"/{run.json,meta.json,mix.csv} "$fs/run"
+	"$OLTPMARK" report "$fs/run" >/dev/null
+	cp -r "$fs/run" "$ref"
+	# Then again with less room each time than the report needs.
+	for left in 0 16 48 120 240; do
+		rm -rf "$fs/run" "$fs/filler"
+		mkdir "$fs/run"
+		cp "$src"/{run.json,meta.json,mix.csv} "$fs/run"
+		touch -d '1 minute ago' "$fs/run"/*
+		: >"$fs/mark"
+		touch -d '30 seconds ago' "$fs/mark"
+		fill "$fs" "$left"
+		run "$OLTPMARK" report "$fs/run"
+		echo "left ${left} KiB: status $status: ${lines[-1]}"
+		[ "$status" -eq 1 ]
+		[[ ${lines[-1]} == *"$fs/run/"*": No space left on device"* ]]
+		assert_whole_or_absent "$fs/run" "$fs/mark" "$ref"
+	done
+}
+
+@test "compare on a full file system: exit 1, names the file and ENOSPC, no half-written output" {
+	local fs src=$BATS_TEST_TMPDIR/src ref=$BATS_TEST_TMPDIR/ref left
+	fs=$(small_fs 4M)
+	null_runs_wait set-a-1 set-a-2 set-b-1 set-b-2
+	cp -r "$NULL_RUNS/set" "$src"
+	for d in "$src"/*/cached/run-*; do
+		mkdir "$d/sys"
+		cp "$REPO/tests/fixtures/vmstat-t-n-1.txt" "$d/sys/vmstat.txt"
+	done
+	cp -r "$src" "$fs/res"
+	"$OLTPMARK" compare --format html "$fs/res" >/dev/null
+	cp -r "$fs/res" "$ref"
+	for left in 0 8 40 100 200; do
+		rm -rf "$fs/res" "$fs/filler"
+		cp -r "$src" "$fs/res"
+		find "$fs/res" -type f -exec touch -d '1 minute ago' {} +
+		: >"$fs/mark"
+		touch -d '30 seconds ago' "$fs/mark"
+		fill "$fs" "$left"
+		run "$OLTPMARK" compare --format html "$fs/res"
+		echo "left ${left} KiB: status $status: ${lines[-1]}"
+		[ "$status" -eq 1 ]
+		[[ ${lines[-1]} == *"$fs/res/"*": No space left on device"* ]]
+		assert_whole_or_absent "$fs/res" "$fs/mark" "$ref"
+	done
 }
