@@ -49,15 +49,6 @@ teardown_file() {
 	rm -rf "$BLOCKS_DIR"
 }
 
-# leftover_processes DIR: processes whose command line mentions DIR.
-leftover_processes() {
-	local f
-	for f in /proc/[0-9]*/cmdline; do
-		{ tr '\0' ' ' <"$f"; } 2>/dev/null | grep -qF "$1" && echo "${f%/cmdline}"
-	done
-	return 0
-}
-
 @test "a block run writes blocks.csv: 12 blocks of 2 s, A B B A, contiguous" {
 	[ -s "$RUN/mix.csv" ] && [ -s "$RUN/summary.json" ]
 	grep -q '"design": "blocks"' "$RUN/meta.json"

@@ -88,16 +88,33 @@ psql_value() {
 
 # pg_dir_pids DATADIR: PIDs of live (non-zombie) processes whose working
 # directory is DATADIR; a postmaster and all its children work there.
+# Builtins only (test -ef, read): one fork per process made this scan take
+# seconds on a busy host.
 pg_dir_pids() {
-	local want p cwd
+	local p line
 
-	want=$(realpath -- "$1")
 	for p in /proc/[0-9]*; do
-		cwd=$(readlink -- "$p/cwd" 2>/dev/null) || continue
-		[[ $cwd == "$want" ]] || continue
-		[[ $(sed 's/.*) //' "$p/stat" 2>/dev/null) != Z* ]] || continue
+		[[ $p/cwd -ef $1 ]] || continue
+		{ read -r line <"$p/stat"; } 2>/dev/null || continue
+		[[ ${line##*) } != Z* ]] || continue
 		printf '%s\n' "${p#/proc/}"
 	done
+	return 0
+}
+
+# leftover_processes TEXT: /proc/PID of each process whose command line
+# (its arguments joined by spaces) holds TEXT, to show that a test left
+# nothing running. A process may exit during the scan: it is skipped.
+# Builtins only, as pg_dir_pids.
+leftover_processes() {
+	local f
+	local -a args
+
+	for f in /proc/[0-9]*/cmdline; do
+		{ mapfile -d '' -t args <"$f"; } 2>/dev/null || continue
+		[[ "${args[*]-} " == *"$1"* ]] && echo "${f%/cmdline}"
+	done
+	return 0
 }
 
 # tcp_listening PORT: true if anything listens on TCP port PORT, on any

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Tests of `oltpmark run` (terminals/, src/cmd/cmd_run.c) against a throwaway
-# server loaded with one warehouse: an 8 s run in each transaction mode
+# server loaded with one warehouse: a 6 s run in each transaction mode
 # records every transaction, its committed New-Orders are exactly the
 # orders the database gained, mix.csv agrees with run.json and
 # summary.json, and the database stays consistent; bad requests are
@@ -108,20 +108,20 @@ assert_orders_match() {
 	((ok == $2))
 }
 
-# eight_seconds MODE: a 2 s ramp-up + 6 s run in MODE, checked. The
+# six_seconds MODE: a 1 s ramp-up + 5 s run in MODE, checked. The
 # ramp-up is cut from summary.json's window, not from mix.csv and run.json;
-# two progress lines (at 3 and 6 s) fall 2 s clear of the end.
-eight_seconds() {
+# two progress lines (at 2 and 4 s) fall 2 s clear of the end.
+six_seconds() {
 	local dir=$BATS_FILE_TMPDIR/run-$1 before after
 
 	before=$(next_o_id_sum)
-	run "$OLTPMARK" run -w 1 -d 6 --ramp-up 2 --keying-think none -c 2 \
-		--progress 3 --tx-mode "$1" --conninfo "$OLTPMARK_CONNINFO" \
+	run "$OLTPMARK" run -w 1 -d 5 --ramp-up 1 --keying-think none -c 2 \
+		--progress 2 --tx-mode "$1" --conninfo "$OLTPMARK_CONNINFO" \
 		--label run-bats --out "$dir"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	after=$(next_o_id_sum)
-	# progress lines at 3 and 6 s
+	# progress lines at 2 and 4 s
 	[ "$(grep -c 'NOTPM' <<<"$output")" -eq 2 ]
 	assert_mix_matches_run "$dir"
 	assert_orders_match "$dir" $((after - before))
@@ -137,12 +137,12 @@ eight_seconds() {
 	assert_mix_matches_summary "$dir"
 }
 
-@test "procedure mode: an 8 s run records every transaction, orders match the database" {
-	eight_seconds procedure
+@test "procedure mode: a 6 s run records every transaction, orders match the database" {
+	six_seconds procedure
 }
 
-@test "sql mode: an 8 s run records every transaction, orders match the database" {
-	eight_seconds sql
+@test "sql mode: a 6 s run records every transaction, orders match the database" {
+	six_seconds sql
 }
 
 @test "oltpmark check passes after the runs" {
@@ -214,7 +214,7 @@ eight_seconds() {
 	local dir=$BATS_FILE_TMPDIR/lost before after pid i status=0 t0
 
 	before=$(next_o_id_sum)
-	OLTPMARK_RECONNECT_S=5 "$OLTPMARK" run -w 1 -d 120 --ramp-up 0 \
+	OLTPMARK_RECONNECT_S=2 "$OLTPMARK" run -w 1 -d 120 --ramp-up 0 \
 		--keying-think scale=0.01 --progress 1 \
 		--conninfo "$OLTPMARK_CONNINFO" --out "$dir" >"$dir.log" 2>&1 &
 	pid=$!
@@ -228,7 +228,7 @@ eight_seconds() {
 	cat "$dir.log"
 	"$RUN_PG" start "$PGTEST_DIR"
 	[ "$status" -eq 1 ]
-	# 5 s of reconnecting, then the end; never the 120 s
+	# 2 s of reconnecting, then the end; never the 120 s
 	((SECONDS - t0 <= 30))
 	grep -q 'connection lost' "$dir.log"
 	[ "$(json_eval "$dir/run.json" "d['partial']")" = True ]
