@@ -72,6 +72,41 @@ static const char session_sql[] =
 	/* Our jobs already use every core: no extra parallel workers. */
 	"SET max_parallel_maintenance_workers = 0;";
 
+/*
+ * The warehouse layout's plan settings, for the database (docs/layout.md,
+ * "What the warehouse layout costs a run"). The transactions' statements
+ * are prepared (PL/pgSQL, or the driver's own). On partitioned tables
+ * the plan cache's default choice fails: a generic plan's estimated cost
+ * counts every partition, since it prunes only when it runs, so it never
+ * looks cheaper than a custom plan, and every statement is planned anew,
+ * partitions and all, at every call; and a generic plan that costly
+ * passes jit_above_cost, so JIT compiles it at every execution (30-100
+ * ms for Stock-Level). Generic plans without JIT prune at executor start
+ * and cost about what they cost on one table. In a transaction: a
+ * failure (not the database's owner) undoes the load's start with it.
+ */
+static const char warehouse_plan_sql[] =
+	"DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET plan_cache_mode "
+	"= force_generic_plan', current_database()); EXECUTE format('ALTER "
+	"DATABASE %I SET jit = off', current_database()); END $$";
+
+/*
+ * The other layouts take back what a warehouse load of the same
+ * database set (a --drop reload), and only that: a setting the user
+ * made otherwise stays.
+ */
+static const char other_plan_sql[] =
+	"DO $$ DECLARE cfg text[]; BEGIN "
+	"SELECT s.setconfig INTO cfg FROM pg_db_role_setting s "
+	"JOIN pg_database d ON d.oid = s.setdatabase "
+	"WHERE d.datname = current_database() AND s.setrole = 0; "
+	"IF 'plan_cache_mode=force_generic_plan' = ANY (cfg) THEN "
+	"EXECUTE format('ALTER DATABASE %I RESET plan_cache_mode', "
+	"current_database()); END IF; "
+	"IF 'jit=off' = ANY (cfg) THEN "
+	"EXECUTE format('ALTER DATABASE %I RESET jit', current_database()); "
+	"END IF; END $$";
+
 enum task_kind {
 	TASK_COPY,	/* TRUNCATE + COPY FREEZE of one unit */
 	TASK_INDEX,	/* one statement of keys and indexes */
@@ -765,6 +800,14 @@ static int prepare(PGconn *conn, struct loader *ld, struct load_result *result,
 	if (found[0] && (rc = drop_ours(conn, err)) < 0)
 		goto fail;
 	if ((rc = pgconn_exec(conn, "tables.sql", ld->ddl.tables_sql, err)) < 0)
+		goto fail;
+	if (o->layout == LOAD_LAYOUT_WAREHOUSE)
+		rc = pgconn_exec(conn, "the warehouse layout's plan settings",
+				 warehouse_plan_sql, err);
+	else
+		rc = pgconn_exec(conn, "resetting the plan settings",
+				 other_plan_sql, err);
+	if (rc < 0)
 		goto fail;
 	if ((rc = pgconn_exec(conn, "meta.sql", schema_meta_sql, err)) < 0)
 		goto fail;

@@ -33,6 +33,14 @@ q() {
 	"$PSQL" -XAtq -v ON_ERROR_STOP=1 -d "$(db "$1")" -c "$2"
 }
 
+# db_settings DB: the settings ALTER DATABASE gave database DB (for
+# every role), as PostgreSQL's array text; empty when none.
+db_settings() {
+	q "$1" "SELECT s.setconfig FROM pg_db_role_setting s
+		  JOIN pg_database d ON d.oid = s.setdatabase
+		 WHERE d.datname = current_database() AND s.setrole = 0"
+}
+
 # newdir NAME: an empty directory TS_TOP/NAME owned by the server's user;
 # prints its path.
 newdir() {
@@ -213,6 +221,13 @@ assert_run() {
 	[ "${lines[3]}" = "$(realpath "$D3")" ]
 	[ "$(jq '[.server.layout.tablespaces[].relations[]] | length' \
 		"$out/meta.json")" -ge 19 ]
+	# the plan settings the run had, recorded
+	run jq -r '.server.settings.plan_cache_mode, .server.settings.jit' "$out/meta.json"
+	if [[ $2 == warehouse ]]; then
+		[ "$output" = $'force_generic_plan\noff' ]
+	else
+		[ "$output" = $'auto\non' ]
+	fi
 }
 
 setup_file() {
@@ -315,6 +330,9 @@ FOR VALUES FROM (1) TO (2)" ]
 	[ "$output" = 8 ]
 	run q pop "SELECT count(*) FROM pg_class WHERE relkind = 'I'"
 	[ "$output" = 9 ]
+	# generic plans without JIT for the database (docs/layout.md)
+	[ "$(db_settings pop)" = "{plan_cache_mode=force_generic_plan,jit=off}" ]
+	[ "$(q pop "SHOW plan_cache_mode")" = force_generic_plan ]
 	assert_files "$D1" "$D2" "$D3"
 	assert_population pop
 	assert_checks pop
@@ -340,6 +358,8 @@ FOR VALUES FROM (1) TO (2)" ]
 	[ "$status" -eq 0 ]
 	[ "$(ts_count)" -eq 0 ]
 	[ -z "$(find "$D1" "$D2" "$D3" -mindepth 1)" ]
+	# the warehouse load's plan settings went with its layout
+	[ -z "$(db_settings pop)" ]
 	run "$OLTPMARK" check --meta --conninfo "$(db pop)"
 	[[ $output == *$'\nlayout=single\n'* ]]
 	[[ $output == *'"name":"pg_default"'* ]]
