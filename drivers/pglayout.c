@@ -231,9 +231,21 @@ int pglayout_read(PGconn *conn, const char *layout, const char *sysfs,
 	if (cur)
 		json_object_set_new(cur, "bytes", json_integer(bytes));
 	PQclear(res);
-	if (known)
+	if (known) {
+		json_t *dd = json_object();
+
+		/*
+		 * The data directory's own device: with the tables in
+		 * tablespaces and pg_wal linked elsewhere, no other entry
+		 * names it, yet it takes the catalogs', pg_xact's and the
+		 * server log's I/O.
+		 */
+		json_object_set_new(dd, "directory", json_string(datadir));
+		set_device(dd, sysfs, datadir, local);
+		json_object_set_new(top, "data_directory", dd);
 		json_object_set_new(top, "wal",
 				    wal_json(datadir, sysfs, local));
+	}
 	*out = top;
 	return 0;
 }

@@ -6,8 +6,10 @@
  * The roles come from meta.json's server.layout as the pgsql driver
  * records it (docs/formats.md): each tablespace's device is a data
  * device, pg_wal's device the WAL's. The data directory is a data device
- * too: it is the directory of pg_default when a relation is there, and
- * otherwise on pg_wal's device when pg_wal is not a link out of it.
+ * too: it is the directory of pg_default when a relation is there, else
+ * server.layout.data_directory's device, else, in meta.json files
+ * written before it was recorded, pg_wal's device when pg_wal is not
+ * a link out of it.
  *
  * iostat's figures are already per-interval rates and gauges, so a
  * device's figure is a mean over the window's samples; the awaits are
@@ -216,8 +218,12 @@ int dbdevices_from_meta(const json_t *meta, struct dbdevices *out,
 	if (rc < 0)
 		goto oom;
 	if (rc > 0 && !datadir_seen) {
-		if (wal_in_datadir(resfile_get_string(wal, "directory"),
-				   datadir))
+		const json_t *dd = json_object_get(layout, "data_directory");
+
+		if (json_is_object(dd))
+			rc = add_role(out, dd, DBDEV_DATA, "data directory");
+		else if (wal_in_datadir(resfile_get_string(wal, "directory"),
+					datadir))
 			rc = add_role(out, wal, DBDEV_DATA, "data directory");
 		else
 			note(out,

@@ -221,6 +221,11 @@ assert_run() {
 	[ "${lines[3]}" = "$(realpath "$D3")" ]
 	[ "$(jq '[.server.layout.tablespaces[].relations[]] | length' \
 		"$out/meta.json")" -ge 19 ]
+	# the data directory's own device, beside the tablespaces'
+	run jq -r '.server.layout.data_directory |
+		(.directory, (has("device") or has("device_error")))' "$out/meta.json"
+	[ "${lines[0]}" = "$(jq -r .server.data_directory "$out/meta.json")" ]
+	[ "${lines[1]}" = true ]
 	# the plan settings the run had, recorded
 	run jq -r '.server.settings.plan_cache_mode, .server.settings.jit' "$out/meta.json"
 	if [[ $2 == warehouse ]]; then

@@ -228,6 +228,37 @@ static void test_wal_in_datadir(void **state)
 	json_decref(meta);
 }
 
+/*
+ * pg_wal a link out, the tables all in tablespaces: the data directory's
+ * device comes from server.layout.data_directory, with no note.
+ */
+static void test_datadir_recorded(void **state)
+{
+	json_t *meta = json_pack(
+		"{s:{s:s,s:{s:s,s:[{s:s,s:s,s:{s:s}}],s:{s:s,s:{s:s}},"
+		"s:{s:s,s:{s:s}}}}}",
+		"server", "data_directory", "/pg/data", "layout", "layout",
+		"warehouse", "tablespaces", "name", "oltpmark_ts1", "directory",
+		"/mnt/d1/ts", "device", "disk", "sdb", "wal", "directory",
+		"/mnt/wal/pg_wal", "device", "disk", "sdd", "data_directory",
+		"directory", "/pg/data", "device", "disk", "vda");
+	struct dbdevices d;
+	struct err err = {""};
+
+	(void)state;
+	assert_non_null(meta);
+	assert_int_equal(dbdevices_from_meta(meta, &d, &err), 0);
+	assert_int_equal(d.n, 3);
+	assert_string_equal(d.devs[1].name, "sdd");
+	assert_int_equal(d.devs[1].roles, DBDEV_WAL);
+	assert_string_equal(d.devs[2].name, "vda");
+	assert_int_equal(d.devs[2].roles, DBDEV_DATA);
+	assert_string_equal(d.devs[2].holds, "data directory");
+	assert_int_equal(d.nnotes, 0);
+	dbdevices_free(&d);
+	json_decref(meta);
+}
+
 /* No server.layout (an older run, the iosim driver): no devices. */
 static void test_no_layout(void **state)
 {
@@ -507,6 +538,7 @@ int main(void)
 		cmocka_unit_test(test_single_both),
 		cmocka_unit_test(test_wal_apart),
 		cmocka_unit_test(test_wal_in_datadir),
+		cmocka_unit_test(test_datadir_recorded),
 		cmocka_unit_test(test_no_layout),
 		cmocka_unit_test(test_iostat_window),
 		cmocka_unit_test(test_iostat_whole_file),
