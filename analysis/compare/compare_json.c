@@ -15,12 +15,6 @@
 
 #include <jansson.h>
 
-/* A number, or null when unknown (JSON has no NaN). */
-static json_t *jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *jstr(const char *s)
 {
 	return s ? json_string(s) : json_null();
@@ -74,28 +68,28 @@ static json_t *json_scores(const struct cout_input *in, bool *oom)
 			jset(o, "n_not_scored",
 			     json_integer((json_int_t)s->n_excluded), oom);
 			jset(o, "values", vals, oom);
-			jset(o, "mean", jnum(s->mean), oom);
-			jset(o, "geomean", jnum(s->gmean), oom);
-			jset(o, "sd", jnum(s->sd), oom);
-			jset(o, "cov_pct", jnum(100 * s->cov), oom);
+			jset(o, "mean", resfile_real(s->mean, -1), oom);
+			jset(o, "geomean", resfile_real(s->gmean, -1), oom);
+			jset(o, "sd", resfile_real(s->sd, -1), oom);
+			jset(o, "cov_pct", resfile_real(100 * s->cov, -1), oom);
 			jset(o, "score",
-			     s->has_score ? jnum(s->score) : json_null(), oom);
+			     s->has_score ? resfile_real(s->score, -1) : json_null(), oom);
 			if (s->has_ci) {
 				ci = json_object();
 				if (ci) {
-					jset(ci, "lo", jnum(s->ci_lo), oom);
-					jset(ci, "hi", jnum(s->ci_hi), oom);
+					jset(ci, "lo", resfile_real(s->ci_lo, -1), oom);
+					jset(ci, "hi", resfile_real(s->ci_hi, -1), oom);
 				}
 			}
 			jset(o, "ci95", ci ? ci : json_null(), oom);
-			jset(o, "half_width", jnum(s->half_width), oom);
-			jset(o, "diff_log", jnum(s->diff_log), oom);
-			jset(o, "se_log", jnum(s->se_log), oom);
-			jset(o, "df", jnum(s->df), oom);
-			jset(o, "t", jnum(s->t), oom);
-			jset(o, "t_crit", jnum(s->t_crit), oom);
-			jset(o, "p", jnum(s->p), oom);
-			jset(o, "p_holm", jnum(s->p_holm), oom);
+			jset(o, "half_width", resfile_real(s->half_width, -1), oom);
+			jset(o, "diff_log", resfile_real(s->diff_log, -1), oom);
+			jset(o, "se_log", resfile_real(s->se_log, -1), oom);
+			jset(o, "df", resfile_real(s->df, -1), oom);
+			jset(o, "t", resfile_real(s->t, -1), oom);
+			jset(o, "t_crit", resfile_real(s->t_crit, -1), oom);
+			jset(o, "p", resfile_real(s->p, -1), oom);
+			jset(o, "p_holm", resfile_real(s->p_holm, -1), oom);
 			jset(o, "significant", json_boolean(s->significant),
 			     oom);
 			jset(o, "design",
@@ -106,24 +100,24 @@ static json_t *json_scores(const struct cout_input *in, bool *oom)
 				jset(o, "groups",
 				     json_integer((json_int_t)s->groups), oom);
 				jset(o, "noise_raw_pct",
-				     jnum(100 * s->noise_raw), oom);
+				     resfile_real(100 * s->noise_raw, -1), oom);
 				jset(o, "noise_adj_pct",
-				     jnum(100 * s->noise_adj), oom);
+				     resfile_real(100 * s->noise_adj, -1), oom);
 				jset(o, "half_width_iid",
-				     jnum(s->half_width_iid), oom);
+				     resfile_real(s->half_width_iid, -1), oom);
 			}
-			jset(o, "mde_pct", jnum(s->mde_pct), oom);
-			jset(o, "resolve_1pct_runs", jnum(s->resolve_runs),
+			jset(o, "mde_pct", resfile_real(s->mde_pct, -1), oom);
+			jset(o, "resolve_1pct_runs", resfile_real(s->resolve_runs, -1),
 			     oom);
 			jset(o, "resolve_1pct_s",
 			     isinf(s->resolve_s) ? json_string("inf")
-						 : jnum(s->resolve_s),
+						 : resfile_real(s->resolve_s, -1),
 			     oom);
-			jset(o, "steal_pct", jnum(s->steal_pct), oom);
+			jset(o, "steal_pct", resfile_real(s->steal_pct, -1), oom);
 			jset(o, "steal_adjusted",
 			     json_boolean(s->steal_adjusted), oom);
-			jset(o, "steal_coef", jnum(s->steal_coef), oom);
-			jset(o, "steal_var_removed", jnum(s->var_removed), oom);
+			jset(o, "steal_coef", resfile_real(s->steal_coef, -1), oom);
+			jset(o, "steal_var_removed", resfile_real(s->var_removed, -1), oom);
 			jpush(arr, o, oom);
 		}
 	return arr;
@@ -134,15 +128,15 @@ static void json_contest_probe(json_t *o, const struct cev_contest *cc,
 			       bool *oom)
 {
 	jset(o, "probe_runs", json_integer((json_int_t)cc->probe_runs), oom);
-	jset(o, "host_cpu_ns", jnum(cc->host_cpu_ns), oom);
-	jset(o, "host_cpu_cov_pct", jnum(100 * cc->host_cpu_cov), oom);
-	jset(o, "host_cpu_vs_base", jnum(cc->host_cpu_vs_base), oom);
-	jset(o, "host_mem_ns", jnum(cc->host_mem_ns), oom);
-	jset(o, "host_mem_cov_pct", jnum(100 * cc->host_mem_cov), oom);
-	jset(o, "host_mem_vs_base", jnum(cc->host_mem_vs_base), oom);
-	jset(o, "host_fsync_ms", jnum(cc->host_fsync_ms), oom);
-	jset(o, "host_fsync_cov_pct", jnum(100 * cc->host_fsync_cov), oom);
-	jset(o, "host_fsync_vs_base", jnum(cc->host_fsync_vs_base), oom);
+	jset(o, "host_cpu_ns", resfile_real(cc->host_cpu_ns, -1), oom);
+	jset(o, "host_cpu_cov_pct", resfile_real(100 * cc->host_cpu_cov, -1), oom);
+	jset(o, "host_cpu_vs_base", resfile_real(cc->host_cpu_vs_base, -1), oom);
+	jset(o, "host_mem_ns", resfile_real(cc->host_mem_ns, -1), oom);
+	jset(o, "host_mem_cov_pct", resfile_real(100 * cc->host_mem_cov, -1), oom);
+	jset(o, "host_mem_vs_base", resfile_real(cc->host_mem_vs_base, -1), oom);
+	jset(o, "host_fsync_ms", resfile_real(cc->host_fsync_ms, -1), oom);
+	jset(o, "host_fsync_cov_pct", resfile_real(100 * cc->host_fsync_cov, -1), oom);
+	jset(o, "host_fsync_vs_base", resfile_real(cc->host_fsync_vs_base, -1), oom);
 }
 
 static json_t *json_contest(const struct cout_input *in, bool *oom)
@@ -165,14 +159,14 @@ static json_t *json_contest(const struct cout_input *in, bool *oom)
 			jset(o, "label", json_string(t->labels[l]), oom);
 			jset(o, "runs", json_integer((json_int_t)cc->runs),
 			     oom);
-			jset(o, "notpm", jnum(cc->notpm), oom);
-			jset(o, "new_order_p90_ms", jnum(cc->no_p90_ms), oom);
-			jset(o, "new_order_mean_ms", jnum(cc->no_mean_ms), oom);
-			jset(o, "cpu_pct", jnum(cc->cpu_pct), oom);
-			jset(o, "iowait_pct", jnum(cc->iowait_pct), oom);
+			jset(o, "notpm", resfile_real(cc->notpm, -1), oom);
+			jset(o, "new_order_p90_ms", resfile_real(cc->no_p90_ms, -1), oom);
+			jset(o, "new_order_mean_ms", resfile_real(cc->no_mean_ms, -1), oom);
+			jset(o, "cpu_pct", resfile_real(cc->cpu_pct, -1), oom);
+			jset(o, "iowait_pct", resfile_real(cc->iowait_pct, -1), oom);
 			jset(o, "vmstat_runs",
 			     json_integer((json_int_t)cc->vmstat_runs), oom);
-			jset(o, "ratio", jnum(cc->ratio), oom);
+			jset(o, "ratio", resfile_real(cc->ratio, -1), oom);
 			jset(o, "representative_run",
 			     cc->rep_run >= 0
 				     ? json_string(
@@ -239,7 +233,7 @@ static json_t *json_profiles(const struct cout_input *in, bool *oom)
 				continue;
 			}
 			jset(s, "symbol", json_string(p->syms[k].name), oom);
-			jset(s, "pct", jnum(p->syms[k].pct), oom);
+			jset(s, "pct", resfile_real(p->syms[k].pct, -1), oom);
 			jpush(syms, s, oom);
 		}
 		jpush(arr, o, oom);
@@ -274,9 +268,9 @@ static json_t *json_locks(const struct cout_input *in, bool *oom)
 			}
 			jset(s, "lock", json_string(x->name), oom);
 			jset(s, "storage", json_boolean(x->storage), oom);
-			jset(s, "contentions", jnum(x->contentions), oom);
-			jset(s, "wait_total_us", jnum(x->wait_total_us), oom);
-			jset(s, "acquisitions", jnum(x->acquisitions), oom);
+			jset(s, "contentions", resfile_real(x->contentions, -1), oom);
+			jset(s, "wait_total_us", resfile_real(x->wait_total_us, -1), oom);
+			jset(s, "acquisitions", resfile_real(x->acquisitions, -1), oom);
 			jpush(locks, s, oom);
 		}
 		jpush(arr, o, oom);
@@ -342,7 +336,7 @@ static json_t *json_excluded(const struct runset *rs, bool *oom)
 		jset(o, "why", json_string(codes[run->exclusion]), oom);
 		jset(o, "reason",
 		     json_string(runset_exclusion_reason(run->exclusion)), oom);
-		jset(o, "metric", jnum(run->metric), oom);
+		jset(o, "metric", resfile_real(run->metric, -1), oom);
 		jpush(arr, o, oom);
 	}
 	return arr;

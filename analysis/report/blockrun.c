@@ -214,16 +214,6 @@ void blockrun_finish(struct blockrun *b, const struct hostshare *h)
 	}
 }
 
-static json_t *jnum(double x, int decimals)
-{
-	double scale = pow(10.0, decimals), r;
-
-	if (!isfinite(x))
-		return json_null();
-	r = round(x * scale) / scale;
-	return json_real(r == 0 ? 0 : r);
-}
-
 json_t *blockrun_json(const struct blockrun *b)
 {
 	json_t *o, *items;
@@ -239,8 +229,8 @@ json_t *blockrun_json(const struct blockrun *b)
 		return NULL;
 	}
 	json_object_set_new(o, "variant", json_string(b->variant));
-	json_object_set_new(o, "block_s", jnum(b->block_s, 3));
-	json_object_set_new(o, "settle_s", jnum(b->settle_s, 3));
+	json_object_set_new(o, "block_s", resfile_real(b->block_s, 3));
+	json_object_set_new(o, "settle_s", resfile_real(b->settle_s, 3));
 	json_object_set_new(o, "blocks", json_integer((json_int_t)b->n));
 	json_object_set_new(o, "used", json_integer((json_int_t)b->used));
 	json_object_set_new(o, "steal_known", json_boolean(b->steal_known));
@@ -253,20 +243,20 @@ json_t *blockrun_json(const struct blockrun *b)
 		json_object_set_new(
 			it, "arm",
 			json_string(blocks_schedule_arm_name(k->row.arm)));
-		json_object_set_new(it, "start_s", jnum(k->row.start_s, 3));
-		json_object_set_new(it, "end_s", jnum(k->row.end_s, 3));
-		json_object_set_new(it, "switch_s", jnum(k->row.switch_s, 3));
+		json_object_set_new(it, "start_s", resfile_real(k->row.start_s, 3));
+		json_object_set_new(it, "end_s", resfile_real(k->row.end_s, 3));
+		json_object_set_new(it, "switch_s", resfile_real(k->row.switch_s, 3));
 		json_object_set_new(it, "status", json_integer(k->row.status));
 		json_object_set_new(it, "window_start_s",
-				    jnum(k->win.start_s, 3));
-		json_object_set_new(it, "window_end_s", jnum(k->win.end_s, 3));
+				    resfile_real(k->win.start_s, 3));
+		json_object_set_new(it, "window_end_s", resfile_real(k->win.end_s, 3));
 		json_object_set_new(
 			it, "use",
 			json_string(blocks_schedule_use_name(k->win.use)));
 		json_object_set_new(it, "new_orders",
 				    json_integer((json_int_t)k->new_orders));
-		json_object_set_new(it, "notpm", jnum(k->notpm, 2));
-		json_object_set_new(it, "steal_pct", jnum(100 * k->steal, 3));
+		json_object_set_new(it, "notpm", resfile_real(k->notpm, 2));
+		json_object_set_new(it, "steal_pct", resfile_real(100 * k->steal, 3));
 		json_array_append_new(items, it);
 	}
 	json_object_set_new(o, "items", items);

@@ -13,24 +13,26 @@
 
 #include "analysis/common/html_page.h"
 #include "analysis/report/plots.h"
+#include "src/base/resfile.h"
 
 /* One numeric column of the table. */
 static const struct dev_col {
 	const char *head; /* header, text and HTML */
+	const char *key;  /* summary.json's name */
 	size_t off;	  /* the double in struct dbdev */
 	int decimals;	  /* decimals printed */
 	int width;	  /* text width */
 } dev_cols[] = {
-	{"r/s", offsetof(struct dbdev, r_s), 1, 9},
-	{"w/s", offsetof(struct dbdev, w_s), 1, 9},
-	{"rMB/s", offsetof(struct dbdev, rmb_s), 2, 8},
-	{"wMB/s", offsetof(struct dbdev, wmb_s), 2, 8},
-	{"req KiB", offsetof(struct dbdev, req_kib), 1, 9},
-	{"r_await", offsetof(struct dbdev, r_await_ms), 2, 9},
-	{"w_await", offsetof(struct dbdev, w_await_ms), 2, 9},
-	{"aqu-sz", offsetof(struct dbdev, aqu_sz), 2, 8},
-	{"util %", offsetof(struct dbdev, util_pct), 1, 8},
-	{"share %", offsetof(struct dbdev, share_pct), 1, 9},
+	{"r/s", "r_s", offsetof(struct dbdev, r_s), 1, 9},
+	{"w/s", "w_s", offsetof(struct dbdev, w_s), 1, 9},
+	{"rMB/s", "rmb_s", offsetof(struct dbdev, rmb_s), 2, 8},
+	{"wMB/s", "wmb_s", offsetof(struct dbdev, wmb_s), 2, 8},
+	{"req KiB", "req_kib", offsetof(struct dbdev, req_kib), 1, 9},
+	{"r_await", "r_await_ms", offsetof(struct dbdev, r_await_ms), 2, 9},
+	{"w_await", "w_await_ms", offsetof(struct dbdev, w_await_ms), 2, 9},
+	{"aqu-sz", "aqu_sz", offsetof(struct dbdev, aqu_sz), 2, 8},
+	{"util %", "util_pct", offsetof(struct dbdev, util_pct), 1, 8},
+	{"share %", "share_pct", offsetof(struct dbdev, share_pct), 1, 9},
 };
 
 #define NCOLS (sizeof(dev_cols) / sizeof(dev_cols[0]))
@@ -95,6 +97,61 @@ int devices_write_text(const char *run_dir, const json_t *meta,
 		fprintf(f, "  - %s\n", d.notes[k]);
 	dbdevices_free(&d);
 	return 0;
+}
+
+json_t *devices_json(const struct dbdevices *d)
+{
+	json_t *o, *devs, *notes, *dev;
+	bool oom = false;
+	size_t i, c;
+	int k;
+
+	if (!d->layout_known)
+		return NULL;
+	o = json_object();
+	devs = json_array();
+	notes = json_array();
+	if (!o || !devs || !notes) {
+		json_decref(o);
+		json_decref(devs);
+		json_decref(notes);
+		return NULL;
+	}
+	json_object_set_new(o, "devices", devs);
+	json_object_set_new(o, "notes", notes);
+	for (i = 0; i < d->n && !oom; i++) {
+		const struct dbdev *dv = &d->devs[i];
+
+		dev = json_object();
+		oom |= !dev || json_array_append_new(devs, dev) < 0;
+		if (oom)
+			break;
+		oom |= json_object_set_new(dev, "name", json_string(dv->name));
+		oom |= json_object_set_new(
+			dev, "dm_name",
+			dv->dm_name[0] ? json_string(dv->dm_name) : json_null());
+		oom |= json_object_set_new(
+			dev, "role",
+			json_string(dbdevices_role_name(dv->roles)));
+		oom |= json_object_set_new(dev, "holds",
+					   json_string(dv->holds));
+		oom |= json_object_set_new(
+			dev, "from",
+			json_string(dbdevices_source_name(dv->source)));
+		for (c = 0; c < NCOLS; c++)
+			oom |= json_object_set_new(
+				dev, dev_cols[c].key,
+				resfile_real(col_value(dv, c),
+					     dev_cols[c].decimals + 1));
+	}
+	for (k = 0; k < d->nnotes && !oom; k++)
+		oom |= json_array_append_new(notes,
+					     json_string(d->notes[k])) < 0;
+	if (oom) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 void devices_write_html(FILE *f, const struct dbdevices *d)

@@ -375,11 +375,6 @@ int fidelity_read(const char *run_dir, const json_t *meta, const json_t *run,
 
 /* ---- summary.json ---- */
 
-static json_t *jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *jtext(const char *s)
 {
 	return *s ? json_string(s) : json_null();
@@ -417,11 +412,11 @@ static json_t *dev_json(const struct fidelity_dev *dv)
 	}
 	for (m = 0; m < FIDELITY_METRIC_NR; m++) {
 		json_object_set_new(cal, fidelity_metric_names[m],
-				    jnum(dv->cal[m]));
+				    resfile_real(dv->cal[m], -1));
 		json_object_set_new(rep, fidelity_metric_names[m],
-				    jnum(dv->rep[m]));
+				    resfile_real(dv->rep[m], -1));
 		json_object_set_new(ratio, fidelity_metric_names[m],
-				    jnum(dv->ratio[m]));
+				    resfile_real(dv->ratio[m], -1));
 		if (dv->outside[m])
 			json_array_append_new(
 				outside, json_string(fidelity_metric_names[m]));
@@ -481,9 +476,9 @@ json_t *fidelity_json(const struct fidelity *fd)
 	json_object_set_new(o, "not_matched", jlist(fd->unmatched));
 	json_object_set_new(o, "not_in_calibration", jlist(fd->extra));
 	json_object_set_new(wal, "calibration_bytes_per_commit",
-			    jnum(fd->wal_cal));
-	json_object_set_new(wal, "replay_bytes_per_commit", jnum(fd->wal_rep));
-	json_object_set_new(wal, "ratio", jnum(fd->wal_ratio));
+			    resfile_real(fd->wal_cal, -1));
+	json_object_set_new(wal, "replay_bytes_per_commit", resfile_real(fd->wal_rep, -1));
+	json_object_set_new(wal, "ratio", resfile_real(fd->wal_ratio, -1));
 	json_object_set_new(wal, "outside", json_boolean(fd->wal_outside));
 	json_object_set_new(wal, "why", jtext(fd->wal_why));
 	json_object_set_new(o, "wal", wal);

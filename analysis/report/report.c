@@ -104,31 +104,45 @@ static int write_atomic(const char *dir, const char *name,
 
 /*
  * summary.json: the summary's figures, then the host's share ("host"),
- * a block run's blocks ("blocks") and an iosim run's fidelity
- * ("fidelity"), each only when its file was read.
+ * a block run's blocks ("blocks"), the devices under the database
+ * ("devices", when meta.json has its layout) and an iosim run's
+ * fidelity ("fidelity"), each only when its file was read.
  */
 static int fill_summary_json(struct report_ctx *ctx, FILE *f, struct err *err)
 {
-	json_t *j = summary_to_json(&ctx->sum), *host, *blocks, *fid;
+	json_t *j = summary_to_json(&ctx->sum), *host, *blocks, *fid, *devs;
+	struct dbdevices d;
 	int rc;
 
 	if (!j)
 		return err_set(err, -ENOMEM, "summary.json: out of memory");
+	rc = devices_read(ctx->dir, ctx->meta, &ctx->sum, &d, err);
+	if (rc < 0) {
+		dbdevices_free(&d);
+		json_decref(j);
+		return rc;
+	}
 	host = hostshare_json(&ctx->host);
 	blocks = blockrun_json(&ctx->blocks);
 	fid = fidelity_json(&ctx->fid);
+	devs = devices_json(&d);
 	if ((ctx->host.known && !host) || (ctx->blocks.present && !blocks) ||
-	    (ctx->fid.present && !fid)) {
+	    (ctx->fid.present && !fid) || (d.layout_known && !devs)) {
+		dbdevices_free(&d);
 		json_decref(j);
 		json_decref(host);
 		json_decref(blocks);
 		json_decref(fid);
+		json_decref(devs);
 		return err_set(err, -ENOMEM, "summary.json: out of memory");
 	}
+	dbdevices_free(&d);
 	if (host)
 		json_object_set_new(j, "host", host);
 	if (blocks)
 		json_object_set_new(j, "blocks", blocks);
+	if (devs)
+		json_object_set_new(j, "devices", devs);
 	if (fid)
 		json_object_set_new(j, "fidelity", fid);
 	rc = resfile_dump(j, f);

@@ -30,19 +30,6 @@ const char *summary_type_title(enum txn_type type)
 
 /* ---- summary.json ---- */
 
-/* A real rounded to decimals places; null when unknown. */
-static json_t *jreal(double x, int decimals)
-{
-	double scale = pow(10.0, decimals), r;
-
-	if (!isfinite(x))
-		return json_null();
-	r = round(x * scale) / scale;
-	if (r == 0)
-		r = 0; /* no "-0.0" */
-	return json_real(r);
-}
-
 static json_t *jcount(int64_t v)
 {
 	return v < 0 ? json_null() : json_integer((json_int_t)v);
@@ -60,7 +47,7 @@ static json_t *jstring_or_null(const char *s)
 
 static json_t *ms(uint64_t us)
 {
-	return jreal((double)us / 1000.0, 3);
+	return resfile_real((double)us / 1000.0, 3);
 }
 
 static json_t *type_json(const struct summary *s, int t)
@@ -70,7 +57,7 @@ static json_t *type_json(const struct summary *s, int t)
 	int i;
 
 	json_object_set_new(o, "count", json_integer((json_int_t)ty->count));
-	json_object_set_new(o, "share_pct", jreal(s->mix[t].value, 2));
+	json_object_set_new(o, "share_pct", resfile_real(s->mix[t].value, 2));
 	json_object_set_new(o, "ok", json_integer((json_int_t)ty->ok));
 	json_object_set_new(o, "rollback",
 			    json_integer((json_int_t)ty->rollback));
@@ -85,7 +72,7 @@ static json_t *type_json(const struct summary *s, int t)
 	}
 	resp = json_object();
 	json_object_set_new(resp, "mean",
-			    jreal(hist_mean(&ty->response) / 1000.0, 3));
+			    resfile_real(hist_mean(&ty->response) / 1000.0, 3));
 	json_object_set_new(resp, "p50",
 			    ms(hist_percentile(&ty->response, 50)));
 	json_object_set_new(resp, "p90",
@@ -98,14 +85,14 @@ static json_t *type_json(const struct summary *s, int t)
 	json_object_set_new(o, "response_ms", resp);
 	svc = json_object();
 	json_object_set_new(svc, "mean",
-			    jreal(hist_mean(&ty->service) / 1000.0, 3));
+			    resfile_real(hist_mean(&ty->service) / 1000.0, 3));
 	json_object_set_new(svc, "p90", ms(hist_percentile(&ty->service, 90)));
 	json_object_set_new(o, "service_ms", svc);
 	dist = json_object();
 	json_object_set_new(dist, "range_ms", ms(ty->dist_limit_us));
 	json_object_set_new(
 		dist, "bucket_ms",
-		jreal((double)ty->dist_limit_us / SUM_DIST_BUCKETS / 1000.0,
+		resfile_real((double)ty->dist_limit_us / SUM_DIST_BUCKETS / 1000.0,
 		      6));
 	counts = json_array();
 	for (i = 0; i < SUM_DIST_BUCKETS; i++)
@@ -131,8 +118,8 @@ static json_t *checks_json(const struct sum_check *c, int ok,
 		if (!c[t].applies)
 			continue;
 		e = json_object();
-		json_object_set_new(e, value_key, jreal(c[t].value, 3));
-		json_object_set_new(e, limit_key, jreal(c[t].limit, 3));
+		json_object_set_new(e, value_key, resfile_real(c[t].value, 3));
+		json_object_set_new(e, limit_key, resfile_real(c[t].limit, 3));
 		json_object_set_new(e, "within", jtri(c[t].within));
 		json_object_set_new(types, txn_type_name((enum txn_type)t), e);
 	}
@@ -155,7 +142,7 @@ static json_t *mix_check_json(const struct summary *s)
 			continue;
 		json_object_set_new(e, "small_sample",
 				    json_boolean(s->mix[t].small_sample));
-		json_object_set_new(e, "noise", jreal(s->mix[t].noise, 3));
+		json_object_set_new(e, "noise", resfile_real(s->mix[t].noise, 3));
 	}
 	return o;
 }
@@ -170,14 +157,14 @@ static json_t *bounds_json(const struct summary *s)
 		const struct sum_bound *b = &s->bounds[i];
 		json_t *e = json_object();
 
-		json_object_set_new(e, "value", jreal(b->value, 3));
-		json_object_set_new(e, "min", jreal(b->min, 3));
-		json_object_set_new(e, "max", jreal(b->max, 3));
+		json_object_set_new(e, "value", resfile_real(b->value, 3));
+		json_object_set_new(e, "min", resfile_real(b->min, 3));
+		json_object_set_new(e, "max", resfile_real(b->max, 3));
 		json_object_set_new(e, "applies", json_boolean(b->applies));
 		json_object_set_new(e, "within", jtri(b->within));
 		json_object_set_new(e, "small_sample",
 				    json_boolean(b->small_sample));
-		json_object_set_new(e, "noise", jreal(b->noise, 3));
+		json_object_set_new(e, "noise", resfile_real(b->noise, 3));
 		json_object_set_new(checks, b->key, e);
 	}
 	json_object_set_new(o, "checks", checks);
@@ -195,10 +182,10 @@ static json_t *server_json(const struct summary *s)
 	json_t *o = json_object();
 
 	json_object_set_new(o, "buffer_hit_ratio",
-			    jreal(s->buffer_hit_ratio, 6));
+			    resfile_real(s->buffer_hit_ratio, 6));
 	json_object_set_new(o, "blks_hit", jcount(r->blks_hit));
 	json_object_set_new(o, "blks_read", jcount(r->blks_read));
-	json_object_set_new(o, "blks_read_per_s", jreal(s->blks_read_per_s, 2));
+	json_object_set_new(o, "blks_read_per_s", resfile_real(s->blks_read_per_s, 2));
 	json_object_set_new(o, "checkpoints_timed",
 			    jcount(r->checkpoints_timed));
 	json_object_set_new(o, "checkpoints_req", jcount(r->checkpoints_req));
@@ -221,8 +208,8 @@ static json_t *checkpoints_json(const struct summary *s)
 		const struct ckpt *c = &s->ckpts.items[i];
 		json_t *e = json_object();
 
-		json_object_set_new(e, "start_s", jreal(c->start_s, 3));
-		json_object_set_new(e, "end_s", jreal(c->end_s, 3));
+		json_object_set_new(e, "start_s", resfile_real(c->start_s, 3));
+		json_object_set_new(e, "end_s", resfile_real(c->end_s, 3));
 		json_object_set_new(e, "kind", json_string(c->kind));
 		json_array_append_new(a, e);
 	}
@@ -250,17 +237,17 @@ json_t *summary_to_json(const struct summary *s)
 		json_array_append_new(warnings, json_string(s->warnings[i]));
 	json_object_set_new(o, "warnings", warnings);
 	w = json_object();
-	json_object_set_new(w, "start_s", jreal(s->start_ms / 1000.0, 3));
-	json_object_set_new(w, "end_s", jreal(s->end_ms / 1000.0, 3));
+	json_object_set_new(w, "start_s", resfile_real(s->start_ms / 1000.0, 3));
+	json_object_set_new(w, "end_s", resfile_real(s->end_ms / 1000.0, 3));
 	json_object_set_new(w, "start_from", json_string(s->start_from));
 	json_object_set_new(w, "end_from", json_string(s->end_from));
 	json_object_set_new(w, "whole_measured_interval",
 			    json_boolean(s->whole_measured));
 	json_object_set_new(o, "window", w);
-	json_object_set_new(o, "measured_s", jreal(s->measured_s, 3));
-	json_object_set_new(o, "ramp_up_s", jreal(r->ramp_up_s, 3));
-	json_object_set_new(o, "notpm", jreal(s->notpm, 2));
-	json_object_set_new(o, "tpm_total", jreal(s->tpm_total, 2));
+	json_object_set_new(o, "measured_s", resfile_real(s->measured_s, 3));
+	json_object_set_new(o, "ramp_up_s", resfile_real(r->ramp_up_s, 3));
+	json_object_set_new(o, "notpm", resfile_real(s->notpm, 2));
+	json_object_set_new(o, "tpm_total", resfile_real(s->tpm_total, 2));
 	tx = json_object();
 	for (t = 0; t < TXN_NR; t++) {
 		ok += s->type[t].ok;
@@ -290,35 +277,35 @@ json_t *summary_to_json(const struct summary *s)
 			    json_integer(SUM_STEADY_INTERVAL_MS / 1000));
 	json_object_set_new(st, "intervals",
 			    json_integer((json_int_t)s->steady.intervals));
-	json_object_set_new(st, "mean_notpm", jreal(s->steady.mean_notpm, 2));
+	json_object_set_new(st, "mean_notpm", resfile_real(s->steady.mean_notpm, 2));
 	json_object_set_new(st, "slope_notpm_per_min",
-			    jreal(s->steady.slope_per_min, 3));
-	json_object_set_new(st, "change_pct", jreal(s->steady.change_pct, 3));
+			    resfile_real(s->steady.slope_per_min, 3));
+	json_object_set_new(st, "change_pct", resfile_real(s->steady.change_pct, 3));
 	json_object_set_new(st, "change_ci_pct",
-			    jreal(s->steady.change_ci_pct, 3));
-	json_object_set_new(st, "limit_pct", jreal(SUM_STEADY_LIMIT_PCT, 2));
+			    resfile_real(s->steady.change_ci_pct, 3));
+	json_object_set_new(st, "limit_pct", resfile_real(SUM_STEADY_LIMIT_PCT, 2));
 	json_object_set_new(o, "steady_state", st);
 	cost = json_object();
-	json_object_set_new(cost, "window_start_s", jreal(r->cost_start_s, 3));
-	json_object_set_new(cost, "window_end_s", jreal(r->cost_end_s, 3));
+	json_object_set_new(cost, "window_start_s", resfile_real(r->cost_start_s, 3));
+	json_object_set_new(cost, "window_end_s", resfile_real(r->cost_end_s, 3));
 	json_object_set_new(cost, "transactions",
 			    isfinite(r->cost_start_s)
 				    ? json_integer((json_int_t)s->cost_rows)
 				    : json_null());
-	json_object_set_new(cost, "client_cpu_s", jreal(r->client_cpu_s, 3));
-	json_object_set_new(cost, "server_cpu_s", jreal(r->server_cpu_s, 3));
+	json_object_set_new(cost, "client_cpu_s", resfile_real(r->client_cpu_s, 3));
+	json_object_set_new(cost, "server_cpu_s", resfile_real(r->server_cpu_s, 3));
 	json_object_set_new(
 		cost, "client_us_per_txn",
-		jreal(per_txn_us(r->client_cpu_s, s->cost_rows), 2));
+		resfile_real(per_txn_us(r->client_cpu_s, s->cost_rows), 2));
 	json_object_set_new(
 		cost, "server_us_per_txn",
-		jreal(per_txn_us(r->server_cpu_s, s->cost_rows), 2));
+		resfile_real(per_txn_us(r->server_cpu_s, s->cost_rows), 2));
 	json_object_set_new(cost, "server_pid", jcount(r->server_pid));
 	json_object_set_new(o, "cost", cost);
 	json_object_set_new(o, "server", server_json(s));
 	run = json_object();
-	json_object_set_new(run, "duration_s", jreal(r->duration_s, 3));
-	json_object_set_new(run, "elapsed_s", jreal(r->elapsed_s, 3));
+	json_object_set_new(run, "duration_s", resfile_real(r->duration_s, 3));
+	json_object_set_new(run, "elapsed_s", resfile_real(r->elapsed_s, 3));
 	json_object_set_new(run, "warehouses", jcount(r->warehouses));
 	json_object_set_new(run, "terminals", jcount(r->terminals));
 	json_object_set_new(run, "connections", jcount(r->connections));
@@ -344,10 +331,10 @@ json_t *summary_to_json(const struct summary *s)
 	json_object_set_new(mc, "first_t_s",
 			    s->first_t_ms < 0
 				    ? json_null()
-				    : jreal(s->first_t_ms / 1000.0, 3));
+				    : resfile_real(s->first_t_ms / 1000.0, 3));
 	json_object_set_new(mc, "last_t_s",
 			    s->last_t_ms < 0 ? json_null()
-					     : jreal(s->last_t_ms / 1000.0, 3));
+					     : resfile_real(s->last_t_ms / 1000.0, 3));
 	json_object_set_new(o, "mixcsv", mc);
 	notes = json_array();
 	for (i = 0; i < s->nnotes; i++)

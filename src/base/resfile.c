@@ -307,6 +307,19 @@ static const json_t *resfile_member(const json_t *obj, const char *key)
 	return json_is_null(v) ? NULL : v;
 }
 
+json_t *resfile_real(double x, int decimals)
+{
+	double scale, r = x;
+
+	if (!isfinite(x))
+		return json_null();
+	if (decimals >= 0) {
+		scale = pow(10.0, decimals);
+		r = round(x * scale) / scale;
+	}
+	return json_real(r == 0 ? 0 : r);
+}
+
 double resfile_number(const json_t *v)
 {
 	return json_is_number(v) ? json_number_value(v) : NAN;

@@ -102,6 +102,13 @@ int resfile_dump(const json_t *obj, FILE *f);
 int resfile_write_json(const char *path, const json_t *obj, struct err *err);
 
 /*
+ * x as a JSON real rounded to decimals places (as it is, when decimals
+ * is negative), never "-0.0"; JSON null when x is not finite (JSON has
+ * no NaN). The one writer of every result file's measured figures.
+ */
+json_t *resfile_real(double x, int decimals);
+
+/*
  * Getters. obj may be NULL or not an object; then the key is absent.
  * JSON null counts as absent everywhere.
  */

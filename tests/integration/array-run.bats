@@ -205,6 +205,19 @@ for s, d in zip(spcs, disks[:3]):
     assert s["bytes"] > 0 and s["relations"], s
 assert lay["wal"]["device"]["disk"] == disks[3], lay["wal"]
 assert lay["wal"]["directory"].endswith("/d4/pg/oltpmark-cached"), lay["wal"]
+# the data directory, which holds none of the tables, named apart
+assert lay["data_directory"]["directory"] == json.load(open(meta))["server"]["data_directory"]
+assert "device" in lay["data_directory"] or "device_error" in lay["data_directory"]
+# summary.json's devices: each array device in its role, the data
+# directory's device besides (when it is known)
+devs = json.load(open(meta.replace("meta.json", "summary.json")))["devices"]["devices"]
+roles = {d["name"]: (d["role"], d["holds"]) for d in devs}
+for k, d in enumerate(disks[:3]):
+    assert roles[d] == ("data", "oltpmark_ts%d" % (k + 1)), roles
+assert roles[disks[3]] == ("WAL", "pg_wal"), roles
+dd = lay["data_directory"].get("device")
+if dd and dd.get("disk"):
+    assert roles[dd["disk"]][1].endswith("data directory"), roles
 EOF
 
 	# Afterwards the directories are as given, empty; nothing is left

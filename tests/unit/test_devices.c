@@ -528,8 +528,42 @@ static void test_text_and_html(void **state)
 	assert_non_null(strstr(text, "<td>&ndash;</td>"));
 	assert_non_null(strstr(text, "<p class=\"unk\">the data directory"));
 	free(text);
+
+	/* summary.json's: the same figures, null where the table has - */
+	{
+		json_t *j = devices_json(&d), *sdb, *sdd;
+
+		assert_non_null(j);
+		assert_int_equal(json_array_size(json_object_get(j, "devices")),
+				 d.n);
+		sdb = json_array_get(json_object_get(j, "devices"), 0);
+		sdd = json_array_get(json_object_get(j, "devices"), 2);
+		assert_string_equal(
+			json_string_value(json_object_get(sdb, "name")), "sdb");
+		assert_string_equal(
+			json_string_value(json_object_get(sdb, "role")), "data");
+		assert_string_equal(
+			json_string_value(json_object_get(sdb, "from")), "iostat");
+		assert_true(json_is_null(json_object_get(sdb, "dm_name")));
+		assert_float_equal(
+			json_real_value(json_object_get(sdb, "r_s")), 60.0, 1e-9);
+		assert_float_equal(
+			json_real_value(json_object_get(sdb, "share_pct")), 55.56,
+			1e-9);
+		assert_string_equal(
+			json_string_value(json_object_get(sdd, "role")), "WAL");
+		assert_true(json_is_null(json_object_get(sdd, "r_await_ms")));
+		assert_non_null(strstr(
+			json_string_value(json_array_get(
+				json_object_get(j, "notes"), 0)),
+			"the data directory"));
+		json_decref(j);
+	}
 	dbdevices_free(&d);
 	json_decref(meta);
+	/* no server.layout: no "devices" key */
+	memset(&d, 0, sizeof(d));
+	assert_null(devices_json(&d));
 }
 
 int main(void)
