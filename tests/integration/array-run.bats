@@ -33,22 +33,6 @@ load helpers
 RUN_ARRAY=$REPO/run/array
 RUN_EXP=$REPO/run/oltpmark-run
 
-# array_unavailable: why the array cannot be made here (one line), or
-# nothing.
-array_unavailable() {
-	if ((EUID != 0)); then
-		echo "needs root (losetup, mkfs, mount; the server runs as postgres)"
-	elif [[ ! -c /dev/loop-control ]]; then
-		echo "no loop devices (/dev/loop-control missing)"
-	elif ! losetup --find >/dev/null 2>&1; then
-		echo "no free loop device (losetup --find failed)"
-	elif ! command -v mkfs.ext4 >/dev/null 2>&1; then
-		echo "mkfs.ext4 not installed (Debian: e2fsprogs)"
-	elif ! id -u postgres >/dev/null 2>&1; then
-		echo "no user postgres (install postgresql)"
-	fi
-}
-
 setup_file() {
 	local k
 

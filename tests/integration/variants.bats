@@ -9,9 +9,14 @@
 #   in the cgroup, the next apply caps them again where they are; the
 #   final restore moves every process back and removes the cgroup; a
 #   second restore does nothing; bad arguments are refused;
+# - iosched switches every device under the database (the data
+#   directory's and a tablespace's on a loop device of run/array), checks
+#   them all before it changes any, and restore puts each one back from
+#   its saved state, without the server;
 # - sysctl puts back the value it found, also after two applies;
 # - none changes nothing.
-# The cgroup and sysctl tests need root, and cpu-quota a cpu controller.
+# The cgroup, iosched and sysctl tests need root, cpu-quota a cpu
+# controller, iosched loop devices.
 
 load helpers
 
@@ -32,6 +37,12 @@ setup() {
 teardown() {
 	# Whatever a failed test left applied is undone before the next.
 	"$REPO/run/variants/cpu-quota" restore 2>/dev/null || true
+	"$REPO/run/variants/iosched" none restore 2>/dev/null || true
+	if [[ -n ${VAR_ARRAY:-} ]]; then
+		psql_value "DROP TABLESPACE IF EXISTS var_ts" >/dev/null || true
+		"$REPO/run/array" destroy "$VAR_ARRAY" >/dev/null 2>&1 || true
+		rm -rf -- "${VAR_ARRAY%/arr}"
+	fi
 	if [[ -n ${SYSCTL_SAVED:-} ]]; then
 		echo "$SYSCTL_SAVED" >/proc/sys/vm/swappiness
 	fi
@@ -145,6 +156,64 @@ need_cgroup_root() {
 	OLTPMARK_PGDATA=$BATS_TEST_TMPDIR run "$REPO/run/variants/cpu-quota" 50 apply
 	[ "$status" -ne 0 ]
 	[[ $output == *"no running server"* ]]
+}
+
+# sched DEV: the scheduler in use on DEV.
+sched() {
+	sed -n 's/.*\[\(.*\)\].*/\1/p' "/sys/block/$1/queue/scheduler"
+}
+
+@test "iosched: every device under the database, and back from the saved state" {
+	local why data_dev loop_dev target s before_data before_loop
+	why=$(array_unavailable)
+	[[ -z $why ]] || skip "$why"
+	data_dev=$(. "$REPO/run/lib.sh" && om_block_device "$OLTPMARK_PGDATA") ||
+		skip "the data directory's filesystem has no device with a scheduler"
+	VAR_ARRAY=$(mktemp -d "${BATS_TMPDIR:-/tmp}/om-var-arr.XXXXXX")/arr
+	# the server's user must pass through to the tablespace
+	chmod 755 "${VAR_ARRAY%/arr}"
+	"$REPO/run/array" create --disks 1 --size 64M --owner postgres "$VAR_ARRAY" >/dev/null
+	loop_dev=$(. "$REPO/run/lib.sh" && om_block_device "$VAR_ARRAY/d1")
+	[[ $loop_dev == loop* ]]
+	mkdir -m 700 "$VAR_ARRAY/d1/ts"
+	chown "$(stat -c %U "$OLTPMARK_PGDATA")" "$VAR_ARRAY/d1/ts"
+	psql_value "CREATE TABLESPACE var_ts LOCATION '$VAR_ARRAY/d1/ts'" >/dev/null
+	before_data=$(sched "$data_dev")
+	before_loop=$(sched "$loop_dev")
+	# a scheduler both offer, other than the data directory's now
+	for s in none mq-deadline; do
+		if [[ $s != "$before_data" ]] && grep -qw "$s" "/sys/block/$data_dev/queue/scheduler" &&
+			grep -qw "$s" "/sys/block/$loop_dev/queue/scheduler"; then
+			target=$s
+			break
+		fi
+	done
+	[[ -n ${target:-} ]] || skip "no scheduler offered by both $data_dev and $loop_dev"
+
+	run "$REPO/run/variants/iosched" "$target" apply
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(sched "$data_dev")" = "$target" ]
+	[ "$(sched "$loop_dev")" = "$target" ]
+	# a second apply keeps the first saved value
+	run "$REPO/run/variants/iosched" "$target" apply
+	[ "$status" -eq 0 ]
+	[ "$(cat "$OLTPMARK_VARIANT_STATE_DIR/oltpmark-iosched-$data_dev.saved")" = "$before_data" ]
+	[ "$(cat "$OLTPMARK_VARIANT_STATE_DIR/oltpmark-iosched-$loop_dev.saved")" = "$before_loop" ]
+	# restore needs only the saved state, not the server's directory
+	OLTPMARK_PGDATA=/nonexistent run "$REPO/run/variants/iosched" "$target" restore
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(sched "$data_dev")" = "$before_data" ]
+	[ "$(sched "$loop_dev")" = "$before_loop" ]
+	[ -z "$(ls -A "$OLTPMARK_VARIANT_STATE_DIR")" ]
+	# a scheduler one device lacks: refused before anything changes
+	run "$REPO/run/variants/iosched" no-such-sched apply
+	[ "$status" -ne 0 ]
+	[[ $output == *"does not offer 'no-such-sched'"* ]]
+	[ "$(sched "$data_dev")" = "$before_data" ]
+	[ "$(sched "$loop_dev")" = "$before_loop" ]
+	[ -z "$(ls -A "$OLTPMARK_VARIANT_STATE_DIR")" ]
 }
 
 @test "sysctl: the value found is put back, after two applies too" {
