@@ -8,7 +8,9 @@
 #   (OLTPMARK_VARIANT_SWITCH=1) lifts the cap and leaves the processes
 #   in the cgroup, the next apply caps them again where they are; the
 #   final restore moves every process back and removes the cgroup; a
-#   second restore does nothing; bad arguments are refused;
+#   second restore does nothing; bad arguments are refused; with `used`
+#   the cap is PCT % of the CPU the busy server used before the first
+#   apply, and an idle server is refused;
 # - iosched switches every device under the database (the data
 #   directory's and a tablespace's on a loop device of run/array), checks
 #   them all before it changes any, and restore puts each one back from
@@ -144,6 +146,45 @@ need_cgroup_root() {
 	run "$REPO/run/variants/cpu-quota" restore
 	[ "$status" -eq 0 ]
 	all_server_in "$origin"
+}
+
+@test "cpu-quota used: PCT % of what the busy server used; an idle one is refused" {
+	local dir used busy
+	need_cgroup_root
+	[[ -r /proc/$(postmaster)/schedstat ]] || skip "no /proc/PID/schedstat (CONFIG_SCHED_INFO)"
+	run "$REPO/run/variants/cpu-quota" 50 used apply
+	[ "$status" -ne 0 ]
+	[[ $output == *"'used' needs the load running"* ]]
+	[ -z "$(ls -A "$OLTPMARK_VARIANT_STATE_DIR")" ]
+
+	# a backend busy for a while: the server uses about one CPU
+	"$PSQL" -XAtq -d "$OLTPMARK_CONNINFO" \
+		-c "SELECT count(*) FROM generate_series(1, 400000000)" >/dev/null 2>&1 &
+	busy=$!
+	sleep 0.5
+	run "$REPO/run/variants/cpu-quota" 50 used apply
+	echo "$output"
+	[ "$status" -eq 0 ]
+	dir=$(cpu_cgroup "$(postmaster)")
+	used=$(cat "$OLTPMARK_VARIANT_STATE_DIR/oltpmark-cpu-quota-$(postmaster).used")
+	echo "used $used/1000 CPU"
+	((used >= 50 && used <= 1000 * $(nproc) + 100))
+	[ "$(quota_of "$dir")" = "$((50 * used))" ]
+	[[ $output == *"capped at 50 % of the $used/1000 CPU it used"* ]]
+	# a switch and a second apply keep the first measure
+	OLTPMARK_VARIANT_SWITCH=1 run "$REPO/run/variants/cpu-quota" 50 used restore
+	OLTPMARK_VARIANT_SWITCH=1 run "$REPO/run/variants/cpu-quota" 80 used apply
+	[ "$status" -eq 0 ]
+	[ "$(quota_of "$dir")" = "$((80 * used))" ]
+	# the backend keeps counting after its client has gone: cancel it
+	psql_value "SELECT count(pg_cancel_backend(pid)) FROM pg_stat_activity
+		     WHERE query LIKE '%generate_series(1, 400000000)%'
+		       AND pid <> pg_backend_pid()" >/dev/null
+	wait "$busy" 2>/dev/null || true
+	run "$REPO/run/variants/cpu-quota" 80 used restore
+	[ "$status" -eq 0 ]
+	[ ! -d "$dir" ]
+	[ -z "$(ls -A "$OLTPMARK_VARIANT_STATE_DIR")" ]
 }
 
 @test "cpu-quota: bad arguments and no server are refused" {
