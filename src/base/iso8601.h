@@ -6,9 +6,10 @@
 #define OLTPMARK_BASE_ISO8601_H
 
 /*
- * Parse an ISO 8601 UTC time ("2026-11-29T21:06:39Z", fractions and
- * "+HH:MM" offsets accepted) into epoch seconds. NAN when it is not one.
- * Thread-safe.
+ * Parse an ISO 8601 time ("2026-11-29T21:06:39Z"; a space for the T, a
+ * fraction of a second, "+HH:MM" or "+HHMM" offsets and no zone, read
+ * as UTC, accepted) into epoch seconds. Every field has exactly its
+ * digits: no sign, no blank. NAN when it is not one. Thread-safe.
  */
 double iso8601_parse(const char *iso);
 

@@ -24,7 +24,6 @@
 #include "analysis/common/stats.h"
 #include "analysis/compare/runset.h"
 #include "analysis/compare/score.h"
-#include "src/base/iso8601.h"
 #include "tests/unit/fixture_util.h"
 
 /* How a hand-made run differs from a plain, steady, complete one. */
@@ -511,19 +510,6 @@ static void test_steal_adjustment(void **state)
 	runset_free(&rs);
 }
 
-static void test_parse_time(void **state)
-{
-	(void)state;
-	assert_true(iso8601_parse("1970-01-01T00:00:00Z") == 0);
-	assert_true(iso8601_parse("2026-01-01T10:00:00Z") == 1767261600);
-	assert_true(iso8601_parse("2026-01-01T10:00:00.5Z") == 1767261600.5);
-	assert_true(iso8601_parse("2026-01-01T12:00:00+02:00") == 1767261600);
-	assert_true(isnan(iso8601_parse("yesterday")));
-	assert_true(isnan(iso8601_parse("2026-13-01T10:00:00Z")));
-	assert_true(isnan(iso8601_parse("2026-01-01T10:00:00Zjunk")));
-	assert_true(isnan(iso8601_parse(NULL)));
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -545,7 +531,6 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_steal_adjustment, setup,
 						teardown),
-		cmocka_unit_test(test_parse_time),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
