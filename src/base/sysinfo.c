@@ -175,7 +175,8 @@ static int read_stat(const char *pid, struct proc_times *pt)
 	buf[n] = '\0';
 	/* the command name is in parentheses and may hold anything */
 	p = strrchr(buf, ')');
-	if (!p)
+	/* a line cut right after the name: p + 2 would be past its end */
+	if (!p || p[1] != ' ')
 		return -EINVAL;
 	/* after ") ": state ppid pgrp session tty_nr tpgid flags minflt
 	   cminflt majflt cmajflt utime stime cutime cstime */
