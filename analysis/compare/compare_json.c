@@ -73,16 +73,21 @@ static json_t *json_scores(const struct cout_input *in, bool *oom)
 			jset(o, "sd", resfile_real(s->sd, -1), oom);
 			jset(o, "cov_pct", resfile_real(100 * s->cov, -1), oom);
 			jset(o, "score",
-			     s->has_score ? resfile_real(s->score, -1) : json_null(), oom);
+			     s->has_score ? resfile_real(s->score, -1)
+					  : json_null(),
+			     oom);
 			if (s->has_ci) {
 				ci = json_object();
 				if (ci) {
-					jset(ci, "lo", resfile_real(s->ci_lo, -1), oom);
-					jset(ci, "hi", resfile_real(s->ci_hi, -1), oom);
+					jset(ci, "lo",
+					     resfile_real(s->ci_lo, -1), oom);
+					jset(ci, "hi",
+					     resfile_real(s->ci_hi, -1), oom);
 				}
 			}
 			jset(o, "ci95", ci ? ci : json_null(), oom);
-			jset(o, "half_width", resfile_real(s->half_width, -1), oom);
+			jset(o, "half_width", resfile_real(s->half_width, -1),
+			     oom);
 			jset(o, "diff_log", resfile_real(s->diff_log, -1), oom);
 			jset(o, "se_log", resfile_real(s->se_log, -1), oom);
 			jset(o, "df", resfile_real(s->df, -1), oom);
@@ -107,17 +112,21 @@ static json_t *json_scores(const struct cout_input *in, bool *oom)
 				     resfile_real(s->half_width_iid, -1), oom);
 			}
 			jset(o, "mde_pct", resfile_real(s->mde_pct, -1), oom);
-			jset(o, "resolve_1pct_runs", resfile_real(s->resolve_runs, -1),
-			     oom);
+			jset(o, "resolve_1pct_runs",
+			     resfile_real(s->resolve_runs, -1), oom);
 			jset(o, "resolve_1pct_s",
-			     isinf(s->resolve_s) ? json_string("inf")
-						 : resfile_real(s->resolve_s, -1),
+			     isinf(s->resolve_s)
+				     ? json_string("inf")
+				     : resfile_real(s->resolve_s, -1),
 			     oom);
-			jset(o, "steal_pct", resfile_real(s->steal_pct, -1), oom);
+			jset(o, "steal_pct", resfile_real(s->steal_pct, -1),
+			     oom);
 			jset(o, "steal_adjusted",
 			     json_boolean(s->steal_adjusted), oom);
-			jset(o, "steal_coef", resfile_real(s->steal_coef, -1), oom);
-			jset(o, "steal_var_removed", resfile_real(s->var_removed, -1), oom);
+			jset(o, "steal_coef", resfile_real(s->steal_coef, -1),
+			     oom);
+			jset(o, "steal_var_removed",
+			     resfile_real(s->var_removed, -1), oom);
 			jpush(arr, o, oom);
 		}
 	return arr;
@@ -129,14 +138,20 @@ static void json_contest_probe(json_t *o, const struct cev_contest *cc,
 {
 	jset(o, "probe_runs", json_integer((json_int_t)cc->probe_runs), oom);
 	jset(o, "host_cpu_ns", resfile_real(cc->host_cpu_ns, -1), oom);
-	jset(o, "host_cpu_cov_pct", resfile_real(100 * cc->host_cpu_cov, -1), oom);
-	jset(o, "host_cpu_vs_base", resfile_real(cc->host_cpu_vs_base, -1), oom);
+	jset(o, "host_cpu_cov_pct", resfile_real(100 * cc->host_cpu_cov, -1),
+	     oom);
+	jset(o, "host_cpu_vs_base", resfile_real(cc->host_cpu_vs_base, -1),
+	     oom);
 	jset(o, "host_mem_ns", resfile_real(cc->host_mem_ns, -1), oom);
-	jset(o, "host_mem_cov_pct", resfile_real(100 * cc->host_mem_cov, -1), oom);
-	jset(o, "host_mem_vs_base", resfile_real(cc->host_mem_vs_base, -1), oom);
+	jset(o, "host_mem_cov_pct", resfile_real(100 * cc->host_mem_cov, -1),
+	     oom);
+	jset(o, "host_mem_vs_base", resfile_real(cc->host_mem_vs_base, -1),
+	     oom);
 	jset(o, "host_fsync_ms", resfile_real(cc->host_fsync_ms, -1), oom);
-	jset(o, "host_fsync_cov_pct", resfile_real(100 * cc->host_fsync_cov, -1), oom);
-	jset(o, "host_fsync_vs_base", resfile_real(cc->host_fsync_vs_base, -1), oom);
+	jset(o, "host_fsync_cov_pct",
+	     resfile_real(100 * cc->host_fsync_cov, -1), oom);
+	jset(o, "host_fsync_vs_base", resfile_real(cc->host_fsync_vs_base, -1),
+	     oom);
 }
 
 static json_t *json_contest(const struct cout_input *in, bool *oom)
@@ -160,10 +175,13 @@ static json_t *json_contest(const struct cout_input *in, bool *oom)
 			jset(o, "runs", json_integer((json_int_t)cc->runs),
 			     oom);
 			jset(o, "notpm", resfile_real(cc->notpm, -1), oom);
-			jset(o, "new_order_p90_ms", resfile_real(cc->no_p90_ms, -1), oom);
-			jset(o, "new_order_mean_ms", resfile_real(cc->no_mean_ms, -1), oom);
+			jset(o, "new_order_p90_ms",
+			     resfile_real(cc->no_p90_ms, -1), oom);
+			jset(o, "new_order_mean_ms",
+			     resfile_real(cc->no_mean_ms, -1), oom);
 			jset(o, "cpu_pct", resfile_real(cc->cpu_pct, -1), oom);
-			jset(o, "iowait_pct", resfile_real(cc->iowait_pct, -1), oom);
+			jset(o, "iowait_pct", resfile_real(cc->iowait_pct, -1),
+			     oom);
 			jset(o, "vmstat_runs",
 			     json_integer((json_int_t)cc->vmstat_runs), oom);
 			jset(o, "ratio", resfile_real(cc->ratio, -1), oom);
@@ -268,9 +286,12 @@ static json_t *json_locks(const struct cout_input *in, bool *oom)
 			}
 			jset(s, "lock", json_string(x->name), oom);
 			jset(s, "storage", json_boolean(x->storage), oom);
-			jset(s, "contentions", resfile_real(x->contentions, -1), oom);
-			jset(s, "wait_total_us", resfile_real(x->wait_total_us, -1), oom);
-			jset(s, "acquisitions", resfile_real(x->acquisitions, -1), oom);
+			jset(s, "contentions", resfile_real(x->contentions, -1),
+			     oom);
+			jset(s, "wait_total_us",
+			     resfile_real(x->wait_total_us, -1), oom);
+			jset(s, "acquisitions",
+			     resfile_real(x->acquisitions, -1), oom);
 			jpush(locks, s, oom);
 		}
 		jpush(arr, o, oom);

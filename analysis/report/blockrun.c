@@ -243,20 +243,24 @@ json_t *blockrun_json(const struct blockrun *b)
 		json_object_set_new(
 			it, "arm",
 			json_string(blocks_schedule_arm_name(k->row.arm)));
-		json_object_set_new(it, "start_s", resfile_real(k->row.start_s, 3));
+		json_object_set_new(it, "start_s",
+				    resfile_real(k->row.start_s, 3));
 		json_object_set_new(it, "end_s", resfile_real(k->row.end_s, 3));
-		json_object_set_new(it, "switch_s", resfile_real(k->row.switch_s, 3));
+		json_object_set_new(it, "switch_s",
+				    resfile_real(k->row.switch_s, 3));
 		json_object_set_new(it, "status", json_integer(k->row.status));
 		json_object_set_new(it, "window_start_s",
 				    resfile_real(k->win.start_s, 3));
-		json_object_set_new(it, "window_end_s", resfile_real(k->win.end_s, 3));
+		json_object_set_new(it, "window_end_s",
+				    resfile_real(k->win.end_s, 3));
 		json_object_set_new(
 			it, "use",
 			json_string(blocks_schedule_use_name(k->win.use)));
 		json_object_set_new(it, "new_orders",
 				    json_integer((json_int_t)k->new_orders));
 		json_object_set_new(it, "notpm", resfile_real(k->notpm, 2));
-		json_object_set_new(it, "steal_pct", resfile_real(100 * k->steal, 3));
+		json_object_set_new(it, "steal_pct",
+				    resfile_real(100 * k->steal, 3));
 		json_array_append_new(items, it);
 	}
 	json_object_set_new(o, "items", items);

@@ -127,9 +127,10 @@ json_t *devices_json(const struct dbdevices *d)
 		if (oom)
 			break;
 		oom |= json_object_set_new(dev, "name", json_string(dv->name));
-		oom |= json_object_set_new(
-			dev, "dm_name",
-			dv->dm_name[0] ? json_string(dv->dm_name) : json_null());
+		oom |= json_object_set_new(dev, "dm_name",
+					   dv->dm_name[0]
+						   ? json_string(dv->dm_name)
+						   : json_null());
 		oom |= json_object_set_new(
 			dev, "role",
 			json_string(dbdevices_role_name(dv->roles)));
@@ -145,8 +146,8 @@ json_t *devices_json(const struct dbdevices *d)
 					     dev_cols[c].decimals + 1));
 	}
 	for (k = 0; k < d->nnotes && !oom; k++)
-		oom |= json_array_append_new(notes,
-					     json_string(d->notes[k])) < 0;
+		oom |= json_array_append_new(notes, json_string(d->notes[k])) <
+		       0;
 	if (oom) {
 		json_decref(o);
 		return NULL;

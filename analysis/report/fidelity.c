@@ -477,7 +477,8 @@ json_t *fidelity_json(const struct fidelity *fd)
 	json_object_set_new(o, "not_in_calibration", jlist(fd->extra));
 	json_object_set_new(wal, "calibration_bytes_per_commit",
 			    resfile_real(fd->wal_cal, -1));
-	json_object_set_new(wal, "replay_bytes_per_commit", resfile_real(fd->wal_rep, -1));
+	json_object_set_new(wal, "replay_bytes_per_commit",
+			    resfile_real(fd->wal_rep, -1));
 	json_object_set_new(wal, "ratio", resfile_real(fd->wal_ratio, -1));
 	json_object_set_new(wal, "outside", json_boolean(fd->wal_outside));
 	json_object_set_new(wal, "why", jtext(fd->wal_why));

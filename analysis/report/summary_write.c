@@ -90,10 +90,10 @@ static json_t *type_json(const struct summary *s, int t)
 	json_object_set_new(o, "service_ms", svc);
 	dist = json_object();
 	json_object_set_new(dist, "range_ms", ms(ty->dist_limit_us));
-	json_object_set_new(
-		dist, "bucket_ms",
-		resfile_real((double)ty->dist_limit_us / SUM_DIST_BUCKETS / 1000.0,
-		      6));
+	json_object_set_new(dist, "bucket_ms",
+			    resfile_real((double)ty->dist_limit_us /
+						 SUM_DIST_BUCKETS / 1000.0,
+					 6));
 	counts = json_array();
 	for (i = 0; i < SUM_DIST_BUCKETS; i++)
 		json_array_append_new(counts,
@@ -142,7 +142,8 @@ static json_t *mix_check_json(const struct summary *s)
 			continue;
 		json_object_set_new(e, "small_sample",
 				    json_boolean(s->mix[t].small_sample));
-		json_object_set_new(e, "noise", resfile_real(s->mix[t].noise, 3));
+		json_object_set_new(e, "noise",
+				    resfile_real(s->mix[t].noise, 3));
 	}
 	return o;
 }
@@ -185,7 +186,8 @@ static json_t *server_json(const struct summary *s)
 			    resfile_real(s->buffer_hit_ratio, 6));
 	json_object_set_new(o, "blks_hit", jcount(r->blks_hit));
 	json_object_set_new(o, "blks_read", jcount(r->blks_read));
-	json_object_set_new(o, "blks_read_per_s", resfile_real(s->blks_read_per_s, 2));
+	json_object_set_new(o, "blks_read_per_s",
+			    resfile_real(s->blks_read_per_s, 2));
 	json_object_set_new(o, "checkpoints_timed",
 			    jcount(r->checkpoints_timed));
 	json_object_set_new(o, "checkpoints_req", jcount(r->checkpoints_req));
@@ -237,7 +239,8 @@ json_t *summary_to_json(const struct summary *s)
 		json_array_append_new(warnings, json_string(s->warnings[i]));
 	json_object_set_new(o, "warnings", warnings);
 	w = json_object();
-	json_object_set_new(w, "start_s", resfile_real(s->start_ms / 1000.0, 3));
+	json_object_set_new(w, "start_s",
+			    resfile_real(s->start_ms / 1000.0, 3));
 	json_object_set_new(w, "end_s", resfile_real(s->end_ms / 1000.0, 3));
 	json_object_set_new(w, "start_from", json_string(s->start_from));
 	json_object_set_new(w, "end_from", json_string(s->end_from));
@@ -277,23 +280,30 @@ json_t *summary_to_json(const struct summary *s)
 			    json_integer(SUM_STEADY_INTERVAL_MS / 1000));
 	json_object_set_new(st, "intervals",
 			    json_integer((json_int_t)s->steady.intervals));
-	json_object_set_new(st, "mean_notpm", resfile_real(s->steady.mean_notpm, 2));
+	json_object_set_new(st, "mean_notpm",
+			    resfile_real(s->steady.mean_notpm, 2));
 	json_object_set_new(st, "slope_notpm_per_min",
 			    resfile_real(s->steady.slope_per_min, 3));
-	json_object_set_new(st, "change_pct", resfile_real(s->steady.change_pct, 3));
+	json_object_set_new(st, "change_pct",
+			    resfile_real(s->steady.change_pct, 3));
 	json_object_set_new(st, "change_ci_pct",
 			    resfile_real(s->steady.change_ci_pct, 3));
-	json_object_set_new(st, "limit_pct", resfile_real(SUM_STEADY_LIMIT_PCT, 2));
+	json_object_set_new(st, "limit_pct",
+			    resfile_real(SUM_STEADY_LIMIT_PCT, 2));
 	json_object_set_new(o, "steady_state", st);
 	cost = json_object();
-	json_object_set_new(cost, "window_start_s", resfile_real(r->cost_start_s, 3));
-	json_object_set_new(cost, "window_end_s", resfile_real(r->cost_end_s, 3));
+	json_object_set_new(cost, "window_start_s",
+			    resfile_real(r->cost_start_s, 3));
+	json_object_set_new(cost, "window_end_s",
+			    resfile_real(r->cost_end_s, 3));
 	json_object_set_new(cost, "transactions",
 			    isfinite(r->cost_start_s)
 				    ? json_integer((json_int_t)s->cost_rows)
 				    : json_null());
-	json_object_set_new(cost, "client_cpu_s", resfile_real(r->client_cpu_s, 3));
-	json_object_set_new(cost, "server_cpu_s", resfile_real(r->server_cpu_s, 3));
+	json_object_set_new(cost, "client_cpu_s",
+			    resfile_real(r->client_cpu_s, 3));
+	json_object_set_new(cost, "server_cpu_s",
+			    resfile_real(r->server_cpu_s, 3));
 	json_object_set_new(
 		cost, "client_us_per_txn",
 		resfile_real(per_txn_us(r->client_cpu_s, s->cost_rows), 2));
@@ -333,8 +343,9 @@ json_t *summary_to_json(const struct summary *s)
 				    ? json_null()
 				    : resfile_real(s->first_t_ms / 1000.0, 3));
 	json_object_set_new(mc, "last_t_s",
-			    s->last_t_ms < 0 ? json_null()
-					     : resfile_real(s->last_t_ms / 1000.0, 3));
+			    s->last_t_ms < 0
+				    ? json_null()
+				    : resfile_real(s->last_t_ms / 1000.0, 3));
 	json_object_set_new(o, "mixcsv", mc);
 	notes = json_array();
 	for (i = 0; i < s->nnotes; i++)

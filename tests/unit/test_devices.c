@@ -541,22 +541,23 @@ static void test_text_and_html(void **state)
 		assert_string_equal(
 			json_string_value(json_object_get(sdb, "name")), "sdb");
 		assert_string_equal(
-			json_string_value(json_object_get(sdb, "role")), "data");
+			json_string_value(json_object_get(sdb, "role")),
+			"data");
 		assert_string_equal(
-			json_string_value(json_object_get(sdb, "from")), "iostat");
+			json_string_value(json_object_get(sdb, "from")),
+			"iostat");
 		assert_true(json_is_null(json_object_get(sdb, "dm_name")));
+		assert_float_equal(json_real_value(json_object_get(sdb, "r_s")),
+				   60.0, 1e-9);
 		assert_float_equal(
-			json_real_value(json_object_get(sdb, "r_s")), 60.0, 1e-9);
-		assert_float_equal(
-			json_real_value(json_object_get(sdb, "share_pct")), 55.56,
-			1e-9);
+			json_real_value(json_object_get(sdb, "share_pct")),
+			55.56, 1e-9);
 		assert_string_equal(
 			json_string_value(json_object_get(sdd, "role")), "WAL");
 		assert_true(json_is_null(json_object_get(sdd, "r_await_ms")));
-		assert_non_null(strstr(
-			json_string_value(json_array_get(
-				json_object_get(j, "notes"), 0)),
-			"the data directory"));
+		assert_non_null(strstr(json_string_value(json_array_get(
+					       json_object_get(j, "notes"), 0)),
+				       "the data directory"));
 		json_decref(j);
 	}
 	dbdevices_free(&d);
