@@ -7,9 +7,10 @@
 # check blocks.csv against
 # those calls, the report's blocks and host share, and compare's block
 # score. Then a block run interrupted with SIGINT and one whose switch
-# fails (the variant restored both times, the blocks so far kept), bad
-# options, and compare on synthetic block run directories whose score and
-# resolution are computed here by hand. Private clusters of its own,
+# fails (the variant restored both times, the blocks so far kept),
+# --resolve repeating a block run until its interval is narrow enough (or
+# as often as allowed), bad options, and compare on synthetic block run
+# directories whose score and resolution are computed here by hand. Private clusters of its own,
 # stopped by PID by oltpmark-run itself.
 
 load helpers
@@ -186,6 +187,88 @@ PY
 	[ -s "$d/mix.csv" ]
 	grep -q '"partial": true' "$d/summary.json"
 	grep -q 'switch failed' "$d/summary.txt"
+}
+
+# resolve_run LABEL PCT RUNS: a block experiment of 8 blocks of 2 s per
+# run (the fewest a run may have), repeated with --resolve PCT up to RUNS
+# times, on the results of setup_file (whose block scores of other labels
+# must not count) and its loaded cluster; output in $BLOCKS_DIR/LABEL.out.
+resolve_run() {
+	rec_variant "rec-$1" "$BLOCKS_DIR/$1.log"
+	"$REPO/run/oltpmark-run" --label "$1" --configs cached --runs "$3" -w 1 \
+		-d 16 --ramp-up 2 --design blocks --block 2 --settle 1 \
+		--hooks none --variant "rec=$BLOCKS_DIR/rec-$1" --resolve "$2" \
+		--results "$RESULTS" >"$BLOCKS_DIR/$1.out" 2>&1
+}
+
+@test "--resolve: a target reached after the first run stops the repeats" {
+	local status=0 d=$RESULTS/kr1+rec/cached
+	# Two groups leave 1 degree of freedom (t = 12.7): the interval can
+	# span thousands of points (+-4083 once), so the target is huge.
+	resolve_run kr1 1000000 3 || status=$?
+	cat "$BLOCKS_DIR/kr1.out"
+	[ "$status" -eq 0 ]
+	[ -d "$d/run-1" ] && [ ! -e "$d/run-2" ]
+	grep -Eq '^oltpmark-run: cached: resolution after 1 run\(s\): ±[0-9]+\.[0-9]{2} \(target ±1000000\): target reached' "$BLOCKS_DIR/kr1.out"
+	[ "$(grep -c 'resolution after' "$BLOCKS_DIR/kr1.out")" -eq 1 ]
+	[ "$(grep -c 'not reached' "$BLOCKS_DIR/kr1.out")" -eq 0 ]
+	grep -q '"resolve_target_pct": "1000000"' "$d/run-1/meta.json"
+	# one apply and restore per group, and the final restore: one run
+	[ "$(grep -c apply "$BLOCKS_DIR/kr1.log")" -eq 2 ]
+}
+
+@test "--resolve: a target not reached makes every run allowed, warns, exits 0" {
+	local status=0 d=$RESULTS/kr2+rec/cached
+	resolve_run kr2 0.0001 2 || status=$?
+	cat "$BLOCKS_DIR/kr2.out"
+	[ "$status" -eq 0 ]
+	[ -d "$d/run-1" ] && [ -d "$d/run-2" ] && [ ! -e "$d/run-3" ]
+	grep -Eq '^oltpmark-run: cached: resolution after 1 run\(s\): ±[0-9.]+ \(target ±0.0001\)$' "$BLOCKS_DIR/kr2.out"
+	grep -Eq '^oltpmark-run: cached: resolution after 2 run\(s\): ±[0-9.]+ \(target ±0.0001\)$' "$BLOCKS_DIR/kr2.out"
+	grep -Eq '^oltpmark-run: WARNING: cached: target ±0.0001 not reached after 2 runs: ±[0-9.]+$' "$BLOCKS_DIR/kr2.out"
+	grep -q '"resolve_target_pct": "0.0001"' "$d/run-2/meta.json"
+	# the score table pools both runs
+	run "$OLTPMARK" compare --format json "$RESULTS"
+	python3 -c 'import json, sys
+s = [x for x in json.load(sys.stdin)["scores"] if x["label"] == "kr2+rec"][0]
+assert s["design"] == "blocks" and s["n"] == 2 and s["groups"] == 4, s' <<<"$output"
+}
+
+@test "--resolve: a check that fails is said, and the runs go on" {
+	local status=0 d=$RESULTS/kr3+rec/cached
+	# the binary, but its compare -f csv (the check) fails
+	cat >"$BLOCKS_DIR/om-nocheck" <<EOF
+#!/usr/bin/env bash
+[[ "\$*" != "compare -f csv "* ]] || { echo "oltpmark: compare: broken on purpose" >&2; exit 1; }
+exec "$OLTPMARK" "\$@"
+EOF
+	chmod +x "$BLOCKS_DIR/om-nocheck"
+	OLTPMARK=$BLOCKS_DIR/om-nocheck resolve_run kr3 5 2 || status=$?
+	cat "$BLOCKS_DIR/kr3.out"
+	[ "$status" -eq 0 ]
+	[ -d "$d/run-1" ] && [ -d "$d/run-2" ] && [ ! -e "$d/run-3" ]
+	grep -q '^oltpmark-run: cached: resolution after 1 run(s): none yet, compare failed (exit 1): oltpmark: compare: broken on purpose (target ±5)$' "$BLOCKS_DIR/kr3.out"
+	grep -q '^oltpmark-run: WARNING: cached: target ±5 not reached after 2 runs: no interval (compare failed' "$BLOCKS_DIR/kr3.out"
+}
+
+@test "bad --resolve values exit 2 with one line, before anything is made" {
+	local v=$BLOCKS_DIR/rec none=$BLOCKS_DIR/not-made
+	run "$REPO/run/oltpmark-run" --resolve 5 --variant "r=$v" --results "$none"
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"option --resolve: '5' needs --design blocks"* ]]
+	for pct in 0 0.0 abc -1 5% 2.5.1 .5; do
+		run "$REPO/run/oltpmark-run" --design blocks --variant "r=$v" \
+			--resolve "$pct" --results "$none"
+		echo "--resolve $pct: $output"
+		[ "$status" -eq 2 ]
+		[ "${#lines[@]}" -eq 1 ]
+		[[ $output == *"option --resolve: '$pct' is not a positive number"* ]]
+	done
+	run "$REPO/run/oltpmark-run" --design blocks --variant "r=$v" --resolve
+	[ "$status" -eq 2 ]
+	[[ $output == *"option --resolve needs a value"* ]]
+	[ ! -e "$none" ]
 }
 
 @test "bad block options exit 2 with one line" {
