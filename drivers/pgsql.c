@@ -477,6 +477,7 @@ static void pgsql_disconnect(struct driver_conn *conn)
 	if (!conn)
 		return;
 	PQfinish(conn->pg);
+	pgsql_routes_free(conn);
 	free(conn);
 }
 
@@ -490,6 +491,7 @@ static int pgsql_reconnect(struct driver_conn *conn, struct err *err)
 	char line[ERR_MSG_MAX];
 
 	conn->prepared = 0;
+	pgsql_routes_unprepare(conn);
 	conn->broken = false;
 	PQreset(conn->pg);
 	if (PQstatus(conn->pg) != CONNECTION_OK) {
@@ -545,6 +547,7 @@ static void pgsql_reset(struct driver_conn *conn, const char *what)
 {
 	log_debug(LOG_CAT_DRIVER, "pgsql: %s: connection lost, reset", what);
 	conn->prepared = 0;
+	pgsql_routes_unprepare(conn);
 	conn->broken = false;
 	PQreset(conn->pg);
 }
@@ -752,6 +755,18 @@ static int pgsql_describe(struct driver_conn *conn, json_t *server,
 
 	json_object_set_new(server, "driver", json_string("pgsql"));
 	json_object_set_new(server, "tx_mode", json_string(conn->mode->name));
+	if (conn->tx_mode == DRIVER_TX_PROCEDURE) {
+		struct txn_output out;
+
+		memset(&out, 0, sizeof(out));
+		if (pgsql_routes_load(conn, &out) != DRIVER_DONE)
+			return err_set(err, pgsql_query_errno(conn),
+				       "pgsql: reading oltpmark_routes: %s",
+				       out.message);
+		/* how many partitions' functions the calls go to */
+		json_object_set_new(server, "routes",
+				    json_integer(conn->routes.n));
+	}
 	if (version)
 		json_object_set_new(server, "version", json_string(version));
 	json_object_set_new(server, "version_num",

@@ -32,6 +32,25 @@
 /* Statements of one mode: one bit each in driver_conn.prepared. */
 #define PGSQL_MAX_STMTS 64
 
+/*
+ * One row of oltpmark_routes (pgsql_route.c): the warehouses whose
+ * procedure-mode calls go to schema home, or to remote when they reach
+ * a warehouse outside the range. Names are quoted identifiers.
+ */
+struct pgsql_route {
+	int w_first, w_last; /* inclusive */
+	char home[136];	     /* quote_ident of a name (63 bytes doubled) */
+	char remote[136];
+	uint32_t prepared; /* bit 2 * stmt + remote: prepared this session */
+};
+
+/* The session's routes; n == 0: every call goes to the tables' schema. */
+struct pgsql_routes {
+	bool loaded;	       /* read (or found absent) in this session */
+	int n;		       /* entries in r */
+	struct pgsql_route *r; /* by w_first (owned) */
+};
+
 /* One open connection: the driver_conn of drivers/driver.h. */
 struct driver_conn {
 	PGconn *pg;		       /* the libpq connection (owned) */
@@ -41,6 +60,7 @@ struct driver_conn {
 					  this session */
 	bool broken;		       /* unusable, though libpq may not know
 					  yet: the next attempt reports it lost */
+	struct pgsql_routes routes;    /* procedure mode's routes */
 };
 
 /* A statement to prepare: its name and text. */
@@ -165,5 +185,19 @@ void pgsql_fail_lost(struct driver_conn *conn, struct txn_output *out);
 enum driver_outcome pgsql_fail(struct txn_output *out, const char *sqlstate,
 			       const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Read oltpmark_routes into conn->routes once per connection; a
+ * database without it has no routes. DRIVER_DONE, or the failure with
+ * out's sqlstate and message set.
+ */
+enum driver_outcome pgsql_routes_load(struct driver_conn *conn,
+				      struct txn_output *out);
+/* The index of the route serving warehouse w_id, or -1 when none does. */
+int pgsql_route_find(const struct driver_conn *conn, int w_id);
+/* A new session has none of the routes' statements prepared. */
+void pgsql_routes_unprepare(struct driver_conn *conn);
+/* Free the routes; they are read again on next use. */
+void pgsql_routes_free(struct driver_conn *conn);
 
 #endif

@@ -22,21 +22,36 @@ enum proc_stmt {
 
 /*
  * SELECT * so the terminal receives the whole output of each profile, as
- * TPC-C's terminal would. The casts pick the function unambiguously.
+ * TPC-C's terminal would. The casts pick the function unambiguously. A
+ * routed call (pgsql_route.c) puts a schema before the call.
  */
+#define PROC_NO_CALL                                                  \
+	"new_order($1::int, $2::int, $3::int, $4::int[], $5::int[], " \
+	"$6::int[])"
+#define PROC_PY_CALL                                                      \
+	"payment($1::int, $2::int, $3::int, $4::int, $5::int, $6::text, " \
+	"$7::numeric)"
+#define PROC_OS_CALL "order_status($1::int, $2::int, $3::int, $4::text)"
+#define PROC_DY_CALL "delivery($1::int, $2::int)"
+#define PROC_SL_CALL "stock_level($1::int, $2::int, $3::int)"
+
 static const struct pgsql_stmt proc_stmts[PROC_NR] = {
-	[PROC_NEW_ORDER] = {"p_no",
-			    "SELECT * FROM new_order($1::int, $2::int, "
-			    "$3::int, $4::int[], $5::int[], $6::int[])"},
-	[PROC_PAYMENT] = {"p_py",
-			  "SELECT * FROM payment($1::int, $2::int, $3::int, "
-			  "$4::int, $5::int, $6::text, $7::numeric)"},
-	[PROC_ORDER_STATUS] = {"p_os",
-			       "SELECT * FROM order_status($1::int, $2::int, "
-			       "$3::int, $4::text)"},
-	[PROC_DELIVERY] = {"p_dy", "SELECT * FROM delivery($1::int, $2::int)"},
-	[PROC_STOCK_LEVEL] = {"p_sl",
-			      "SELECT stock_level($1::int, $2::int, $3::int)"},
+	[PROC_NEW_ORDER] = {"p_no", "SELECT * FROM " PROC_NO_CALL},
+	[PROC_PAYMENT] = {"p_py", "SELECT * FROM " PROC_PY_CALL},
+	[PROC_ORDER_STATUS] = {"p_os", "SELECT * FROM " PROC_OS_CALL},
+	[PROC_DELIVERY] = {"p_dy", "SELECT * FROM " PROC_DY_CALL},
+	[PROC_STOCK_LEVEL] = {"p_sl", "SELECT " PROC_SL_CALL},
+};
+
+/* The same statements cut before the function's name. */
+static const struct proc_call {
+	const char *select, *call;
+} proc_calls[PROC_NR] = {
+	[PROC_NEW_ORDER] = {"SELECT * FROM ", PROC_NO_CALL},
+	[PROC_PAYMENT] = {"SELECT * FROM ", PROC_PY_CALL},
+	[PROC_ORDER_STATUS] = {"SELECT * FROM ", PROC_OS_CALL},
+	[PROC_DELIVERY] = {"SELECT * FROM ", PROC_DY_CALL},
+	[PROC_STOCK_LEVEL] = {"SELECT ", PROC_SL_CALL},
 };
 
 _Static_assert(PROC_NR <= PGSQL_MAX_STMTS, "too many statements");
@@ -126,21 +141,113 @@ static bool proc_is_rollback(const struct txn_input *in, const PGresult *res,
 }
 
 /*
- * Prepare stmt on its first use in this session (one extra round trip,
- * once). A failure, such as a missing function, fails this transaction
- * with the server's SQLSTATE, and the next one of its type tries again.
+ * The route of a call (-1: the tables' own schema) and whether it
+ * reaches a warehouse outside the route's range: a New-Order line's
+ * supplying warehouse, a Payment's customer's warehouse.
+ */
+static int proc_route(const struct driver_conn *conn,
+		      const struct txn_input *in, bool *remote)
+{
+	const struct pgsql_route *r;
+	int route, i, w_id;
+
+	*remote = false;
+	switch (in->type) {
+	case TXN_NEW_ORDER:
+		w_id = in->u.new_order.w_id;
+		break;
+	case TXN_PAYMENT:
+		w_id = in->u.payment.w_id;
+		break;
+	case TXN_ORDER_STATUS:
+		w_id = in->u.order_status.w_id;
+		break;
+	case TXN_DELIVERY:
+		w_id = in->u.delivery.w_id;
+		break;
+	default:
+		w_id = in->u.stock_level.w_id;
+		break;
+	}
+	route = pgsql_route_find(conn, w_id);
+	if (route < 0)
+		return -1;
+	r = &conn->routes.r[route];
+	if (in->type == TXN_NEW_ORDER) {
+		const struct txn_new_order *no = &in->u.new_order;
+
+		for (i = 0; i < no->ol_cnt; i++)
+			if (no->ol_supply_w_id[i] < r->w_first ||
+			    no->ol_supply_w_id[i] > r->w_last)
+				*remote = true;
+	} else if (in->type == TXN_PAYMENT) {
+		*remote = in->u.payment.c_w_id < r->w_first ||
+			  in->u.payment.c_w_id > r->w_last;
+	}
+	return route;
+}
+
+/*
+ * The name and text of stmt on route (-1: none), remote or not: the
+ * routed ones are "p_no_3h" for route 3's home schema, "p_no_3r" for its
+ * remote one. Returns -1 when a buffer is too small.
+ */
+static int proc_statement(const struct driver_conn *conn, enum proc_stmt stmt,
+			  int route, bool remote, char *name, size_t name_size,
+			  char *sql, size_t sql_size)
+{
+	const struct pgsql_route *r;
+	int n, m;
+
+	if (route < 0) {
+		n = snprintf(name, name_size, "%s", proc_stmts[stmt].name);
+		m = snprintf(sql, sql_size, "%s", proc_stmts[stmt].sql);
+	} else {
+		r = &conn->routes.r[route];
+		n = snprintf(name, name_size, "%s_%d%c", proc_stmts[stmt].name,
+			     route, remote ? 'r' : 'h');
+		m = snprintf(sql, sql_size, "%s%s.%s", proc_calls[stmt].select,
+			     remote ? r->remote : r->home,
+			     proc_calls[stmt].call);
+	}
+	return n < 0 || (size_t)n >= name_size || m < 0 || (size_t)m >= sql_size
+		       ? -1
+		       : 0;
+}
+
+/* Is the statement prepared in this session? Mark it so when set. */
+static bool proc_prepared(struct driver_conn *conn, enum proc_stmt stmt,
+			  int route, bool remote, bool set)
+{
+	if (route < 0) {
+		if (set)
+			conn->prepared |= UINT64_C(1) << stmt;
+		return conn->prepared & (UINT64_C(1) << stmt);
+	}
+	if (set)
+		conn->routes.r[route].prepared |= UINT32_C(1)
+						  << (2 * stmt + remote);
+	return conn->routes.r[route].prepared &
+	       (UINT32_C(1) << (2 * stmt + remote));
+}
+
+/*
+ * Prepare a statement on its first use in this session (one extra round
+ * trip, once). A failure, such as a missing function, fails this
+ * transaction with the server's SQLSTATE, and the next one of its type
+ * tries again.
  */
 static enum driver_outcome proc_prepare(struct driver_conn *conn,
-					enum proc_stmt stmt,
-					struct txn_output *out)
+					enum proc_stmt stmt, int route,
+					bool remote, const char *name,
+					const char *sql, struct txn_output *out)
 {
 	enum driver_outcome oc = DRIVER_DONE;
 	PGresult *res;
 
-	res = PQprepare(conn->pg, proc_stmts[stmt].name, proc_stmts[stmt].sql,
-			0, NULL);
+	res = PQprepare(conn->pg, name, sql, 0, NULL);
 	if (PQresultStatus(res) == PGRES_COMMAND_OK)
-		conn->prepared |= UINT64_C(1) << stmt;
+		proc_prepared(conn, stmt, route, remote, true);
 	else
 		oc = pgsql_fail_result(conn, res, out);
 	PQclear(res);
@@ -154,18 +261,28 @@ static enum driver_outcome proc_attempt(struct driver_conn *conn,
 	struct pgsql_params p;
 	enum proc_stmt stmt = proc_params(in, &p);
 	enum driver_outcome oc = DRIVER_DONE;
+	char name[32], sql[512];
 	PGresult *res;
+	bool remote;
+	int route;
 
 	if (p.overflow)
 		return pgsql_fail(out, "", "pgsql: %s: parameters too long",
 				  txn_type_name(in->type));
-	if (!(conn->prepared & (UINT64_C(1) << stmt))) {
-		oc = proc_prepare(conn, stmt, out);
+	oc = pgsql_routes_load(conn, out);
+	if (oc != DRIVER_DONE)
+		return oc;
+	route = proc_route(conn, in, &remote);
+	if (proc_statement(conn, stmt, route, remote, name, sizeof(name), sql,
+			   sizeof(sql)) < 0)
+		return pgsql_fail(out, "", "pgsql: %s: statement too long",
+				  txn_type_name(in->type));
+	if (!proc_prepared(conn, stmt, route, remote, false)) {
+		oc = proc_prepare(conn, stmt, route, remote, name, sql, out);
 		if (oc != DRIVER_DONE)
 			return oc;
 	}
-	res = PQexecPrepared(conn->pg, proc_stmts[stmt].name, p.n, p.values,
-			     NULL, NULL, 0);
+	res = PQexecPrepared(conn->pg, name, p.n, p.values, NULL, NULL, 0);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
 		if (!res || !proc_is_rollback(in, res, out))
 			oc = pgsql_fail_result(conn, res, out);

@@ -55,6 +55,7 @@
 #include "src/base/clock.h"
 #include "src/load/layout_ddl.h"
 #include "src/load/load_copy.h"
+#include "src/load/routes.h"
 #include "src/load/schema_sql.h"
 #include "src/load/tablespace.h"
 
@@ -213,11 +214,38 @@ static struct task *pick_task(struct loader *ld)
 	return best;
 }
 
+/*
+ * The warehouse layout's routes (routes.h): the per-partition copies of
+ * the functions, in the schema the tables were made in.
+ */
+static int make_routes(PGconn *conn, const struct layout_ddl *ddl,
+		       struct err *err)
+{
+	char schema[256], *quoted, *sql;
+	int rc;
+
+	rc = pgconn_value(conn, "current_schema", "SELECT current_schema()",
+			  schema, sizeof(schema), err);
+	if (rc < 0)
+		return rc;
+	quoted = PQescapeIdentifier(conn, schema, strlen(schema));
+	if (!quoted)
+		return err_set(err, -ENOMEM, "routes: out of memory");
+	rc = routes_sql(ddl, quoted, schema_functions_sql, &sql, err);
+	PQfreemem(quoted);
+	if (rc < 0)
+		return rc;
+	rc = pgconn_exec(conn, "the routes' functions", sql, err);
+	free(sql);
+	return rc;
+}
+
 static int run_task(struct loader *ld, PGconn *conn, struct task *t,
 		    struct err *err)
 {
 	const struct layout_ddl_unit *u;
 	struct load_copy_job job;
+	int rc;
 
 	switch (t->kind) {
 	case TASK_COPY:
@@ -235,8 +263,11 @@ static int run_task(struct loader *ld, PGconn *conn, struct task *t,
 	case TASK_INDEX:
 		return pgconn_exec(conn, "indexes.sql", t->sql, err);
 	case TASK_FUNCTIONS:
-		return pgconn_exec(conn, "functions.sql", schema_functions_sql,
-				   err);
+		rc = pgconn_exec(conn, "functions.sql", schema_functions_sql,
+				 err);
+		if (rc < 0 || ld->opts->layout != LOAD_LAYOUT_WAREHOUSE)
+			return rc;
+		return make_routes(conn, &ld->ddl, err);
 	case TASK_ANALYZE:
 		return pgconn_exec(conn, "analyze.sql", t->sql, err);
 	}
@@ -683,61 +714,28 @@ static int build_tasks(struct loader *ld, struct err *err)
 }
 
 /*
- * Names of the routines functions.sql creates ("CREATE [OR REPLACE]
- * FUNCTION|PROCEDURE name"), as a SQL array literal for --drop, so a
- * function whose result type changed is dropped, not left behind.
+ * Names of the routines functions.sql creates, as a SQL array literal
+ * for --drop, so a function whose result type changed is dropped, not
+ * left behind.
  */
 static void routine_names(char *out, size_t size)
 {
-	const char *p = schema_functions_sql;
-	size_t pos = 0;
-	int n = 0;
+	char names[MAX_FUNCTIONS][ROUTES_NAME_MAX];
+	size_t pos;
+	int n, i;
 
-	pos += (size_t)snprintf(out, size, "{");
-	while ((p = strcasestr(p, "create"))) {
-		const char *q = p + 6;
-		size_t len;
-
-		p = q;
-		while (isspace((unsigned char)*q))
-			q++;
-		if (strncasecmp(q, "or", 2) == 0 &&
-		    isspace((unsigned char)q[2])) {
-			q += 2;
-			while (isspace((unsigned char)*q))
-				q++;
-			if (strncasecmp(q, "replace", 7) != 0)
-				continue;
-			q += 7;
-			while (isspace((unsigned char)*q))
-				q++;
-		}
-		if (strncasecmp(q, "function", 8) == 0)
-			q += 8;
-		else if (strncasecmp(q, "procedure", 9) == 0)
-			q += 9;
-		else
-			continue;
-		if (!isspace((unsigned char)*q))
-			continue;
-		while (isspace((unsigned char)*q))
-			q++;
-		len = 0;
-		while (isalnum((unsigned char)q[len]) || q[len] == '_')
-			len++;
-		if (len == 0 || n == MAX_FUNCTIONS || pos + len + 2 >= size)
-			continue;
-		pos += (size_t)snprintf(out + pos, size - pos, "%s%.*s",
-					n ? "," : "", (int)len, q);
-		n++;
-	}
+	n = routes_routine_names(schema_functions_sql, names, MAX_FUNCTIONS);
+	pos = (size_t)snprintf(out, size, "{");
+	for (i = 0; i < n && pos + strlen(names[i]) + 2 < size; i++)
+		pos += (size_t)snprintf(out + pos, size - pos, "%s%s",
+					i ? "," : "", names[i]);
 	snprintf(out + pos, size - pos, "}");
 }
 
 /* Names of the objects the loader owns, as one SQL list. */
 #define OUR_TABLES                                                    \
 	"warehouse, district, customer, history, new_order, orders, " \
-	"order_line, item, stock, oltpmark_meta"
+	"order_line, item, stock, oltpmark_meta, oltpmark_routes"
 
 /* Which of OUR_TABLES exist, as "a, b" into found ("" none). */
 static int find_ours(PGconn *conn, char *found, size_t size, struct err *err)
@@ -749,13 +747,18 @@ static int find_ours(PGconn *conn, char *found, size_t size, struct err *err)
 			    found, size, err);
 }
 
-/* --drop: our tables (partitions go with them) and our routines. */
+/*
+ * --drop: the routes' schemas (their functions do not depend on the
+ * tables), our tables (partitions and views go with them) and our
+ * routines.
+ */
 static int drop_ours(PGconn *conn, struct err *err)
 {
-	char names[1024], sql[1536];
+	char names[1024], sql[2048];
 
 	routine_names(names, sizeof(names));
 	snprintf(sql, sizeof(sql),
+		 "%s"
 		 "DROP TABLE IF EXISTS " OUR_TABLES " CASCADE;"
 		 "DO $oltpmark$ DECLARE r regprocedure; BEGIN "
 		 "FOR r IN SELECT p.oid::regprocedure FROM pg_proc p "
@@ -763,7 +766,7 @@ static int drop_ours(PGconn *conn, struct err *err)
 		 "AND p.proname = ANY ('%s'::text[]) LOOP "
 		 "EXECUTE 'DROP ROUTINE ' || r || ' CASCADE'; "
 		 "END LOOP; END $oltpmark$;",
-		 names);
+		 routes_drop_sql, names);
 	return pgconn_exec(conn, "--drop", sql, err);
 }
 

@@ -158,9 +158,11 @@ stock|300000" ]
 	[ "$(table_sums "$1")" = "$(cat "$BATS_FILE_TMPDIR/one.sums")" ]
 	# keys, indexes, functions and statistics are in place; COPY FREEZE
 	# left every page of every table (or partition) all-visible
+	# (in the tables' schema: the warehouse layout's routes have copies)
 	run q "$1" "SELECT count(*) FROM pg_proc
 		   WHERE proname IN ('new_order', 'payment', 'order_status',
-				     'delivery', 'stock_level')"
+				     'delivery', 'stock_level')
+		     AND pronamespace = current_schema()::regnamespace"
 	[ "$output" = 5 ]
 	run q "$1" "SELECT count(*) FROM pg_class
 		   WHERE relkind = 'r' AND relname ~ '^(stock|customer|item)'
@@ -169,7 +171,7 @@ stock|300000" ]
 	# statistics of every table, or of every partition of one
 	run q "$1" "SELECT count(*) FROM pg_class c
 		   WHERE c.relkind = 'r' AND c.relnamespace = 'public'::regnamespace
-		     AND c.relname <> 'oltpmark_meta'
+		     AND c.relname NOT IN ('oltpmark_meta', 'oltpmark_routes')
 		     AND NOT EXISTS (SELECT 1 FROM pg_stats s
 				      WHERE s.tablename = c.relname)"
 	[ "$output" = 0 ]
@@ -236,7 +238,9 @@ assert_run() {
 }
 
 setup_file() {
-	pg_throwaway_start -c fsync=off -c full_page_writes=off
+	# track_functions: which schema's functions the runs called
+	pg_throwaway_start -c fsync=off -c full_page_writes=off \
+		-c track_functions=pl
 	SERVER_USER=$(stat -c %U "$PGTEST_DIR/data")
 	TS_TOP=$(mktemp -d /tmp/oltpmark-ts.XXXXXX)
 	chmod 755 "$TS_TOP"
@@ -343,13 +347,36 @@ FOR VALUES FROM (1) TO (2)" ]
 	assert_checks pop
 	run "$OLTPMARK" check --meta --conninfo "$(db pop)"
 	[[ $output == *$'\nlayout=warehouse\n'* ]]
+	# the routes: per partition a home schema and a remote one
+	run q pop "SELECT string_agg(concat_ws(':', w_first, w_last,
+					       home_schema, remote_schema), ' '
+				  ORDER BY w_first) FROM oltpmark_routes"
+	[ "$output" = "1:1:oltpmark_p1:oltpmark_p1_remote 2:2:oltpmark_p2:oltpmark_p2_remote 3:3:oltpmark_p3:oltpmark_p3_remote" ]
+	run q pop "SELECT string_agg(table_name, ',' ORDER BY table_name)
+		     FROM information_schema.views
+		    WHERE table_schema = 'oltpmark_p2_remote'"
+	[ "$output" = "district,history,new_order,order_line,orders,warehouse" ]
 	# the transactions, in both modes, on the partitions
 	assert_run pop warehouse procedure 3
+	[ "$(jq .server.routes "$BATS_TEST_TMPDIR/run-procedure/meta.json")" = 3 ]
 	assert_run pop warehouse sql 3
 	run "$OLTPMARK" check --conninfo "$(db pop)"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^C[0-9]* *PASS  ' <<<"$output")" -ge 11 ]
+	# procedure mode called the partitions' copies, never the parents';
+	# W=3 over 3 makes every remote payment another partition's
+	run q pop "SELECT string_agg(schemaname || '.' || funcname, ' '
+				  ORDER BY 1)
+		     FROM (SELECT schemaname, funcname, sum(calls)
+			     FROM pg_stat_user_functions
+			    GROUP BY 1, 2) f
+		    WHERE funcname IN ('new_order', 'payment')"
+	echo "$output"
+	[[ " $output " == *" oltpmark_p1.new_order "* ]]
+	[[ " $output " == *" oltpmark_p3.payment "* ]]
+	[[ " $output " == *" oltpmark_p"[123]"_remote.payment "* ]]
+	[[ " $output " != *" public."* ]]
 }
 
 @test "--drop into a single directory drops our tablespaces and empties the directories" {
@@ -363,8 +390,11 @@ FOR VALUES FROM (1) TO (2)" ]
 	[ "$status" -eq 0 ]
 	[ "$(ts_count)" -eq 0 ]
 	[ -z "$(find "$D1" "$D2" "$D3" -mindepth 1)" ]
-	# the warehouse load's plan settings went with its layout
+	# the warehouse load's plan settings and routes went with its layout
 	[ -z "$(db_settings pop)" ]
+	[ "$(q pop "SELECT count(*) FROM pg_namespace
+		     WHERE nspname LIKE 'oltpmark\_p%'")" = 0 ]
+	[ "$(q pop "SELECT to_regclass('oltpmark_routes') IS NULL")" = t ]
 	run "$OLTPMARK" check --meta --conninfo "$(db pop)"
 	[[ $output == *$'\nlayout=single\n'* ]]
 	[[ $output == *'"name":"pg_default"'* ]]
