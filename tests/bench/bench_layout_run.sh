@@ -144,8 +144,9 @@ run single 1000 >/dev/null
 run warehouse 1000 >/dev/null
 
 single=() warehouse=() single_cpu=() warehouse_cpu=()
-printf '  %-6s %10s %10s %8s %9s %9s %8s\n' round single warehouse ratio \
-	s_cpu_ms w_cpu_ms ratio
+((RUNS == 0)) ||
+	printf '  %-6s %10s %10s %8s %9s %9s %8s\n' round single warehouse \
+		ratio s_cpu_ms w_cpu_ms ratio
 for ((r = 1; r <= RUNS; r++)); do
 	if ((r % 2)); then
 		read -r s sc < <(run single "$r")
@@ -170,28 +171,78 @@ if ((RUNS > 0)); then
 		print "  per New-Order, warehouse / single)" }'
 fi
 
-# Paired: both databases at once (see the top of this file).
+# backend_cpu: "DATABASE TICKS" per bench database, the user + system
+# clock ticks of its oltpmark-run backends so far (/proc/PID/stat, the
+# fields after the command's closing parenthesis), and "now SECONDS".
+backend_cpu() {
+	local db pid stat rest
+	local -a f
+	local -A ticks=([bench_single]=0 [bench_warehouse]=0)
+	while IFS='|' read -r db pid; do
+		stat=$(cat "/proc/$pid/stat" 2>/dev/null) || continue
+		rest=${stat##*) }
+		read -r -a f <<<"$rest"
+		# utime and stime are fields 14 and 15, 12 and 13 after the ')'
+		ticks[$db]=$((ticks[$db] + f[11] + f[12]))
+	done < <(psql -XAtq -d postgres -c "SELECT datname, pid
+		FROM pg_stat_activity WHERE backend_type = 'client backend'
+		 AND application_name = 'oltpmark-run'
+		 AND datname IN ('bench_single', 'bench_warehouse')")
+	echo "bench_single ${ticks[bench_single]}"
+	echo "bench_warehouse ${ticks[bench_warehouse]}"
+	echo "now $EPOCHREALTIME"
+}
+
+# Paired: both databases at once (see the top of this file). Besides
+# the NOTPMs, each database's backends' CPU per New-Order over the same
+# seconds: what a transaction costs each layout, with the host's noise
+# on both alike and without the pairing's compression (docs/layout.md).
 ((PAIRED > 0)) || exit 0
-pair=()
-printf '  paired %9s %10s %8s\n' single warehouse ratio
+pair=() pair_cpu=()
+tck=$(getconf CLK_TCK)
+printf '  paired %9s %10s %8s %9s %9s %8s\n' single warehouse ratio \
+	s_cpu_ms w_cpu_ms ratio
 for ((r = 1; r <= PAIRED; r++)); do
 	run single $((100 + r)) -paired >"$dir/pair-s" &
 	ps=$!
 	run warehouse $((100 + r)) -paired >"$dir/pair-w" &
 	pw=$!
+	# inside the measured interval: after the 10-s ramp-up, to 2 s
+	# before its end
+	sleep 12
+	backend_cpu >"$dir/cpu-start"
+	sleep $((RUN_S - 4))
+	backend_cpu >"$dir/cpu-end"
 	wait "$ps" || exit 1
 	wait "$pw" || exit 1
 	read -r s _ <"$dir/pair-s"
 	read -r w _ <"$dir/pair-w"
+	read -r sc wc < <(awk -v tck="$tck" -v s="$s" -v w="$w" '
+		FNR == NR { a[$1] = $2; next }
+		{ b[$1] = $2 }
+		END {
+			t = b["now"] - a["now"]
+			cs = (b["bench_single"] - a["bench_single"]) / tck
+			cw = (b["bench_warehouse"] - a["bench_warehouse"]) / tck
+			printf "%.4f %.4f\n", 1000 * cs / (s / 60 * t),
+			       1000 * cw / (w / 60 * t) }' "$dir/cpu-start" "$dir/cpu-end")
 	pair+=("$(awk -v s="$s" -v w="$w" 'BEGIN { print w / s }')")
-	awk -v r="$r" -v s="$s" -v w="$w" \
-		'BEGIN { printf "  %-6s %10.1f %10.1f %8.3f\n", r, s, w, w / s }'
+	pair_cpu+=("$(awk -v s="$sc" -v w="$wc" 'BEGIN { print s / w }')")
+	awk -v r="$r" -v s="$s" -v w="$w" -v sc="$sc" -v wc="$wc" \
+		'BEGIN { printf "  %-6s %10.1f %10.1f %8.3f %9.3f %9.3f %8.3f\n",
+			 r, s, w, w / s, sc, wc, wc / sc }'
 done
-mp=$(printf '%s\n' "${pair[@]}" | median)
-printf '%s\n' "${pair[@]}" | awk -v m="$mp" '
-	{ l = log($1); s += l; ss += l * l; n++ }
-	END {
-		mean = s / n; sd = n > 1 ? sqrt((ss - n * mean * mean) / (n - 1)) : 0
-		printf "  paired median ratio %.3f, geometric mean %.3f (sd of ln %.3f over %d)\n",
-		       m, exp(mean), sd, n
-		print "  (target: warehouse >= 0.95 x single)" }'
+# geo LABEL: the median, geometric mean and sd of the logs of stdin
+geo() {
+	sort -g | awk -v label="$1" '
+		{ v[NR] = $1; l = log($1); s += l; ss += l * l }
+		END {
+			n = NR; m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+			mean = s / n; sd = n > 1 ? sqrt((ss - n * mean * mean) / (n - 1)) : 0
+			printf "  %s: median %.3f, geometric mean %.3f (sd of ln %.3f over %d)\n",
+			       label, m, exp(mean), sd, n }'
+}
+printf '%s\n' "${pair[@]}" | geo "paired NOTPM, warehouse / single"
+printf '%s\n' "${pair_cpu[@]}" | geo "paired CPU per New-Order, single / warehouse"
+echo "  (target: warehouse >= 0.95 x single; a CPU-bound run alone makes NOTPM"
+echo "  in inverse proportion to the CPU per New-Order)"
