@@ -15,12 +15,12 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "src/base/sbuf.h"
 #include "src/load/layout.h"
 
 /* Most statements indexes.sql may hold (as the loader's limit). */
@@ -121,64 +121,6 @@ static const char *skip_parens(const char *text, size_t *pos)
 			depth--;
 	}
 	return text + *pos;
-}
-
-/* A growing string; a failed allocation sticks and is reported once. */
-struct sbuf {
-	char *s;    /* the text, NUL-terminated once anything was added */
-	size_t len; /* its length */
-	size_t cap; /* bytes allocated */
-	bool oom;   /* an allocation failed */
-};
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void sb_printf(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (b->oom)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		b->oom = true;
-		return;
-	}
-	if (b->len + (size_t)n + 1 > b->cap) {
-		size_t cap = (b->cap ? b->cap * 2 : 1024);
-		char *s;
-
-		while (cap < b->len + (size_t)n + 1)
-			cap *= 2;
-		s = realloc(b->s, cap);
-		if (!s) {
-			b->oom = true;
-			return;
-		}
-		b->s = s;
-		b->cap = cap;
-	}
-	va_start(ap, fmt);
-	vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
-
-/* The take-over of b's text (NULL when allocation failed). */
-static char *sb_take(struct sbuf *b)
-{
-	char *s = b->s;
-
-	if (b->oom) {
-		free(s);
-		s = NULL;
-	}
-	*b = (struct sbuf){0};
-	return s;
 }
 
 /* One CREATE TABLE of tables.sql. */
@@ -332,17 +274,17 @@ static char *index_sql(const struct parsed_index *pi, const char *rel,
 	struct sbuf b = {0};
 
 	if (pi->primary_key)
-		sb_printf(&b,
-			  "ALTER TABLE %s ADD CONSTRAINT %s PRIMARY KEY %.*s",
-			  rel, name, (int)pi->cols_len, pi->cols);
+		sbuf_printf(&b,
+			    "ALTER TABLE %s ADD CONSTRAINT %s PRIMARY KEY %.*s",
+			    rel, name, (int)pi->cols_len, pi->cols);
 	else
-		sb_printf(&b, "CREATE %sINDEX %s ON %s %.*s",
-			  pi->unique ? "UNIQUE " : "", name, rel,
-			  (int)pi->cols_len, pi->cols);
+		sbuf_printf(&b, "CREATE %sINDEX %s ON %s %.*s",
+			    pi->unique ? "UNIQUE " : "", name, rel,
+			    (int)pi->cols_len, pi->cols);
 	if (ts)
-		sb_printf(&b, "%s TABLESPACE %s",
-			  pi->primary_key ? " USING INDEX" : "", ts);
-	return sb_take(&b);
+		sbuf_printf(&b, "%s TABLESPACE %s",
+			    pi->primary_key ? " USING INDEX" : "", ts);
+	return sbuf_take(&b);
 }
 
 /*
@@ -475,20 +417,21 @@ static int build_table(struct layout_ddl *ddl, const char *const *ts,
 		for (r = 0; r < nrels && strcmp(rels[r].name, ti->name); r++)
 			;
 		if (r == nrels) {
-			free(sb_take(&b));
+			free(sbuf_take(&b));
 			return err_set(err, -EINVAL,
 				       "no expected size of table %s",
 				       ti->name);
 		}
-		sb_printf(&b, "CREATE TABLE %s %.*s TABLESPACE %s;\n", ti->name,
-			  (int)pt[t].body_len, pt[t].body, ts[dir[r]]);
+		sbuf_printf(&b, "CREATE TABLE %s %.*s TABLESPACE %s;\n",
+			    ti->name, (int)pt[t].body_len, pt[t].body,
+			    ts[dir[r]]);
 		snprintf(u->name, sizeof(u->name), "%s", ti->name);
 		u->table = t;
 		u->w_first = 1;
 		u->w_last = ti->per_warehouse ? ddl->warehouses : 1;
 		u->tablespace = dir[r];
 	}
-	ddl->tables_sql = sb_take(&b);
+	ddl->tables_sql = sbuf_take(&b);
 	if (!ddl->tables_sql)
 		return err_set(err, -ENOMEM, "out of memory");
 	for (i = 0; i < n; i++) {
@@ -541,18 +484,19 @@ static int build_warehouse(struct layout_ddl *ddl, const char *const *ts,
 		struct layout_ddl_unit *u;
 
 		if (!ti->w_column) {
-			sb_printf(&b, "CREATE TABLE %s %.*s TABLESPACE %s;\n",
-				  ti->name, (int)pt[t].body_len, pt[t].body,
-				  ts[0]);
+			sbuf_printf(&b, "CREATE TABLE %s %.*s TABLESPACE %s;\n",
+				    ti->name, (int)pt[t].body_len, pt[t].body,
+				    ts[0]);
 			u = &ddl->units[ddl->nunits++];
 			*u = (struct layout_ddl_unit){
 				.table = t, .w_first = 1, .w_last = 1};
 			snprintf(u->name, sizeof(u->name), "%s", ti->name);
 			continue;
 		}
-		sb_printf(&b, "CREATE TABLE %s %.*s PARTITION BY RANGE (%s);\n",
-			  ti->name, (int)pt[t].body_len, pt[t].body,
-			  ti->w_column);
+		sbuf_printf(&b,
+			    "CREATE TABLE %s %.*s PARTITION BY RANGE (%s);\n",
+			    ti->name, (int)pt[t].body_len, pt[t].body,
+			    ti->w_column);
 		for (k = 0; k < d; k++) {
 			u = &ddl->units[ddl->nunits++];
 			*u = (struct layout_ddl_unit){
@@ -563,7 +507,7 @@ static int build_warehouse(struct layout_ddl *ddl, const char *const *ts,
 			};
 			snprintf(u->name, sizeof(u->name), "%s_p%d", ti->name,
 				 k + 1);
-			sb_printf(
+			sbuf_printf(
 				&b,
 				"CREATE TABLE %s PARTITION OF %s "
 				"FOR VALUES FROM (%d) TO (%d) TABLESPACE %s;\n",
@@ -571,7 +515,7 @@ static int build_warehouse(struct layout_ddl *ddl, const char *const *ts,
 				ts[k]);
 		}
 	}
-	ddl->tables_sql = sb_take(&b);
+	ddl->tables_sql = sbuf_take(&b);
 	if (!ddl->tables_sql)
 		return err_set(err, -ENOMEM, "out of memory");
 	first_units(ddl, first);
@@ -712,7 +656,7 @@ static int build_analyzes(struct layout_ddl *ddl, const char *analyze_sql,
 			proto.unit = first[t] + k;
 			proto.tablespace = k;
 			/* the partitions sample one table's rows in all */
-			sb_printf(
+			sbuf_printf(
 				&b,
 				"SELECT set_config('default_statistics_target',"
 				" greatest(10, ceil(current_setting("
@@ -723,7 +667,7 @@ static int build_analyzes(struct layout_ddl *ddl, const char *analyze_sql,
 				d, ddl->units[proto.unit].name, (int)cols_len,
 				cols);
 			rc = add_stmt(ddl->analyzes, &ddl->nanalyzes,
-				      sb_take(&b), &proto, err);
+				      sbuf_take(&b), &proto, err);
 		}
 	}
 	for (i = 0; i < n; i++)

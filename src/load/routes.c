@@ -7,12 +7,12 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "src/base/sbuf.h"
 #include "src/load/layout.h"
 
 /* Tables a remote transaction reaches in another warehouse's partition:
@@ -76,54 +76,12 @@ int routes_routine_names(const char *functions_sql,
 	return n;
 }
 
-/* A growing text; a failed append sets failed and keeps what it had. */
-struct text {
-	char *s;
-	size_t len, cap;
-	bool failed;
-};
-
-__attribute__((format(printf, 2, 3))) static void add(struct text *t,
-						      const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (t->failed)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		t->failed = true;
-		return;
-	}
-	if (t->len + (size_t)n + 1 > t->cap) {
-		size_t cap = t->cap ? t->cap : 4096;
-		char *s;
-
-		while (t->len + (size_t)n + 1 > cap)
-			cap *= 2;
-		s = realloc(t->s, cap);
-		if (!s) {
-			t->failed = true;
-			return;
-		}
-		t->s = s;
-		t->cap = cap;
-	}
-	va_start(ap, fmt);
-	vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
-	va_end(ap);
-	t->len += (size_t)n;
-}
-
 /*
  * One schema of partition k (0-based): its views, the functions, and
  * each function's search_path fixed to (schema, base). remote: STOCK
  * and CUSTOMER get no view, so the copy finds their parents.
  */
-static void add_schema(struct text *t, const struct layout_ddl *ddl, int k,
+static void add_schema(struct sbuf *t, const struct layout_ddl *ddl, int k,
 		       bool remote, const char *base, const char *functions,
 		       char (*names)[ROUTES_NAME_MAX], int nnames)
 {
@@ -132,10 +90,10 @@ static void add_schema(struct text *t, const struct layout_ddl *ddl, int k,
 
 	snprintf(schema, sizeof(schema), "oltpmark_p%d%s", k + 1,
 		 remote ? "_remote" : "");
-	add(t, "CREATE SCHEMA %s;\n", schema);
+	sbuf_printf(t, "CREATE SCHEMA %s;\n", schema);
 	/* base is a quoted identifier without a single quote: literal-safe */
-	add(t, "SELECT set_config('search_path', '%s, %s', true);\n", schema,
-	    base);
+	sbuf_printf(t, "SELECT set_config('search_path', '%s, %s', true);\n",
+		    schema, base);
 	for (u = 0; u < ddl->nunits; u++) {
 		const struct layout_ddl_unit *un = &ddl->units[u];
 
@@ -143,20 +101,23 @@ static void add_schema(struct text *t, const struct layout_ddl *ddl, int k,
 		    !load_table_info(un->table)->w_column ||
 		    (remote && remote_table(un->table)))
 			continue;
-		add(t, "CREATE VIEW %s.%s AS SELECT * FROM %s.%s;\n", schema,
-		    load_table_info(un->table)->name, base, un->name);
+		sbuf_printf(t, "CREATE VIEW %s.%s AS SELECT * FROM %s.%s;\n",
+			    schema, load_table_info(un->table)->name, base,
+			    un->name);
 	}
-	add(t, "%s\n", functions);
+	sbuf_printf(t, "%s\n", functions);
 	for (i = 0; i < nnames; i++)
-		add(t, "ALTER ROUTINE %s.%s SET search_path FROM CURRENT;\n",
-		    schema, names[i]);
+		sbuf_printf(
+			t,
+			"ALTER ROUTINE %s.%s SET search_path FROM CURRENT;\n",
+			schema, names[i]);
 }
 
 int routes_sql(const struct layout_ddl *ddl, const char *base_schema,
 	       const char *functions_sql, char **out, struct err *err)
 {
 	char names[64][ROUTES_NAME_MAX];
-	struct text t = {0};
+	struct sbuf t = {0};
 	int nnames, k, u;
 
 	*out = NULL;
@@ -167,14 +128,14 @@ int routes_sql(const struct layout_ddl *ddl, const char *base_schema,
 			       "routes: schema name %s holds a single quote",
 			       base_schema);
 	nnames = routes_routine_names(functions_sql, names, 64);
-	add(&t,
-	    "BEGIN;\n"
-	    "CREATE TABLE %s.oltpmark_routes (\n"
-	    "\tw_first integer NOT NULL,\n"
-	    "\tw_last integer NOT NULL,\n"
-	    "\thome_schema name NOT NULL,\n"
-	    "\tremote_schema name NOT NULL);\n",
-	    base_schema);
+	sbuf_printf(&t,
+		    "BEGIN;\n"
+		    "CREATE TABLE %s.oltpmark_routes (\n"
+		    "\tw_first integer NOT NULL,\n"
+		    "\tw_last integer NOT NULL,\n"
+		    "\thome_schema name NOT NULL,\n"
+		    "\tremote_schema name NOT NULL);\n",
+		    base_schema);
 	for (k = 0; k < ddl->ntablespaces; k++) {
 		const struct layout_ddl_unit *w = NULL;
 
@@ -184,7 +145,7 @@ int routes_sql(const struct layout_ddl *ddl, const char *base_schema,
 			    ddl->units[u].tablespace == k)
 				w = &ddl->units[u];
 		if (!w) {
-			free(t.s);
+			free(sbuf_take(&t));
 			return err_set(err, -EINVAL,
 				       "routes: no warehouse partition %d",
 				       k + 1);
@@ -193,18 +154,15 @@ int routes_sql(const struct layout_ddl *ddl, const char *base_schema,
 			   nnames);
 		add_schema(&t, ddl, k, true, base_schema, functions_sql, names,
 			   nnames);
-		add(&t,
-		    "INSERT INTO %s.oltpmark_routes VALUES "
-		    "(%d, %d, 'oltpmark_p%d', 'oltpmark_p%d_remote');\n",
-		    base_schema, w->w_first, w->w_last, k + 1, k + 1);
+		sbuf_printf(
+			&t,
+			"INSERT INTO %s.oltpmark_routes VALUES "
+			"(%d, %d, 'oltpmark_p%d', 'oltpmark_p%d_remote');\n",
+			base_schema, w->w_first, w->w_last, k + 1, k + 1);
 	}
-	add(&t, "COMMIT;\n");
-	if (t.failed) {
-		free(t.s);
-		return err_set(err, -ENOMEM, "routes: out of memory");
-	}
-	*out = t.s;
-	return 0;
+	sbuf_printf(&t, "COMMIT;\n");
+	*out = sbuf_take(&t);
+	return *out ? 0 : err_set(err, -ENOMEM, "routes: out of memory");
 }
 
 const char routes_drop_sql[] =
