@@ -113,7 +113,9 @@ static void set_device(json_t *obj, const char *sysfs, const char *dir,
 /*
  * Our relations with storage, by tablespace (in the order the
  * tablespaces were created), then by name: tablespace name, its
- * location ("" for the built-in ones), relation, bytes.
+ * location ("" for the built-in ones), relation, bytes. A relation is
+ * named as regclass prints it: with its schema when that is not on the
+ * search_path (the warehouse layout's oltpmark_p2.stock).
  */
 static const char layout_sql[] =
 	"WITH RECURSIVE ours(oid) AS ("
@@ -131,12 +133,12 @@ static const char layout_sql[] =
 	" WHERE d.datname = current_database()"
 	") SELECT coalesce(t.spcname, dflt.spcname),"
 	" pg_tablespace_location(coalesce(t.oid, dflt.oid)),"
-	" c.relname, pg_relation_size(c.oid)"
+	" c.oid::regclass::text, pg_relation_size(c.oid)"
 	" FROM rels r JOIN pg_class c ON c.oid = r.oid"
 	" LEFT JOIN pg_tablespace t ON t.oid = c.reltablespace"
 	" CROSS JOIN dflt"
 	" WHERE c.relkind IN ('r', 'i', 'm', 't')"
-	" ORDER BY coalesce(t.oid, dflt.oid), c.relname";
+	" ORDER BY coalesce(t.oid, dflt.oid), c.oid::regclass::text";
 
 /* The data directory, or NULL when this role may not see it. */
 static int data_directory(PGconn *conn, char *out, size_t size, bool *known,

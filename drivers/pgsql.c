@@ -36,7 +36,8 @@ static const struct pgsql_mode *const pgsql_modes[DRIVER_TX_NR] = {
 /*
  * The server settings describe() records: those that change what a run
  * measures (memory, WAL and checkpoints, durability, connections, and
- * the plans: the warehouse layout sets plan_cache_mode and jit).
+ * the plans: the warehouse layout sets plan_cache_mode, jit and
+ * random_page_cost).
  */
 static const char pgsql_settings_sql[] =
 	"SELECT name, current_setting(name) FROM pg_settings "
@@ -44,7 +45,7 @@ static const char pgsql_settings_sql[] =
 	"synchronous_commit,fsync,full_page_writes,wal_level,wal_buffers,"
 	"max_wal_size,checkpoint_timeout,checkpoint_completion_target,"
 	"max_connections,work_mem,huge_pages,data_checksums,jit,"
-	"plan_cache_mode}'::text[]) "
+	"plan_cache_mode,random_page_cost}'::text[]) "
 	"ORDER BY name";
 
 /* ---- text parameters ---------------------------------------------- */

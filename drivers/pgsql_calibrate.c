@@ -305,15 +305,17 @@ int pgsql_calibrate_relations(PGconn *conn, struct iosim_profile *prof,
 		"FROM pg_class c JOIN pg_class r "
 		"ON r.oid = coalesce(pg_partition_root(c.oid), c.oid) "
 		"WHERE c.relkind IN ('r', 'i') "
-		"AND c.relnamespace = to_regnamespace(current_schema()) "
+		"AND r.relnamespace = to_regnamespace(current_schema()) "
 		"GROUP BY 1";
 	/* the tablespaces of those, in the loader's order, with where */
 	static const char ts_sql[] =
 		"SELECT s.oid::text, CASE WHEN s.oid = 0 THEN 'pg_default' "
 		"ELSE pg_tablespace_location(s.oid) END "
 		"FROM (SELECT DISTINCT c.reltablespace AS oid FROM pg_class c "
-		"WHERE c.relkind IN ('r', 'i') "
-		"AND c.relnamespace = to_regnamespace(current_schema())) s "
+		"WHERE c.relkind IN ('r', 'i') AND coalesce((SELECT "
+		"r.relnamespace FROM pg_class r WHERE r.oid = "
+		"pg_partition_root(c.oid)), c.relnamespace) = "
+		"to_regnamespace(current_schema())) s "
 		"LEFT JOIN pg_tablespace t ON t.oid = s.oid "
 		"ORDER BY s.oid <> 0, length(t.spcname), t.spcname";
 	double bytes[IOSIM_PROFILE_REL_NR] = {0}, rows[IOSIM_PROFILE_REL_NR];

@@ -287,26 +287,6 @@ static char *index_sql(const struct parsed_index *pi, const char *rel,
 	return sbuf_take(&b);
 }
 
-/*
- * The name of the partition index of index `index` of table `table` on
- * partition `part`: the partition's name in place of the table's at the
- * front (stock_pkey -> stock_p2_pkey), else "_p2" at the end.
- */
-static bool part_index_name(const char *index, const char *table,
-			    const char *part, char *out)
-{
-	size_t tl = strlen(table);
-	int n;
-
-	if (strncmp(index, table, tl) == 0)
-		n = snprintf(out, LAYOUT_DDL_NAME_MAX, "%s%s", part,
-			     index + tl);
-	else
-		n = snprintf(out, LAYOUT_DDL_NAME_MAX, "%s%s", index,
-			     part + tl);
-	return n > 0 && n < LAYOUT_DDL_NAME_MAX;
-}
-
 void layout_ddl_free(struct layout_ddl *ddl)
 {
 	int i;
@@ -479,6 +459,9 @@ static int build_warehouse(struct layout_ddl *ddl, const char *const *ts,
 	rc = layout_warehouse_ranges(ddl->warehouses, d, ranges, err);
 	if (rc < 0)
 		return rc;
+	for (k = 0; k < d; k++)
+		sbuf_printf(&b, "CREATE SCHEMA " LAYOUT_DDL_PART_SCHEMA ";\n",
+			    k + 1);
 	for (t = 0; t < LOAD_TABLE_NR; t++) {
 		const struct load_table_info *ti = load_table_info(t);
 		struct layout_ddl_unit *u;
@@ -505,8 +488,8 @@ static int build_warehouse(struct layout_ddl *ddl, const char *const *ts,
 				.w_last = ranges[k].hi - 1,
 				.tablespace = k,
 			};
-			snprintf(u->name, sizeof(u->name), "%s_p%d", ti->name,
-				 k + 1);
+			snprintf(u->name, sizeof(u->name),
+				 LAYOUT_DDL_PART_SCHEMA ".%s", k + 1, ti->name);
 			sbuf_printf(
 				&b,
 				"CREATE TABLE %s PARTITION OF %s "
@@ -544,18 +527,20 @@ static int build_warehouse(struct layout_ddl *ddl, const char *const *ts,
 			const struct layout_ddl_unit *u =
 				&ddl->units[first[pi.table] + k];
 
-			if (!part_index_name(pi.name, table, u->name,
-					     proto.index))
+			/* the index takes its table's schema, so its name
+			   is the table's index's */
+			if (snprintf(proto.index, sizeof(proto.index),
+				     LAYOUT_DDL_PART_SCHEMA ".%s", k + 1,
+				     pi.name) >= (int)sizeof(proto.index))
 				return err_set(
 					err, -EINVAL,
 					"index name %s of %s is too long",
 					pi.name, u->name);
 			proto.unit = first[pi.table] + k;
 			proto.tablespace = k;
-			rc = add_index(
-				ddl,
-				index_sql(&pi, u->name, proto.index, ts[k]),
-				&proto, err);
+			rc = add_index(ddl,
+				       index_sql(&pi, u->name, pi.name, ts[k]),
+				       &proto, err);
 			if (rc < 0)
 				return rc;
 		}

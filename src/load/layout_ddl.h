@@ -22,15 +22,23 @@
 #include "src/base/err.h"
 #include "src/load/load.h"
 
-/* Longest relation name we make ("order_line_p32_pkey" and the like). */
+/* Longest relation name we make ("oltpmark_p32.order_line_pkey"). */
 #define LAYOUT_DDL_NAME_MAX 64
+
+/*
+ * The schema of the warehouse layout's partition k (from 1): its tables
+ * carry their parents' names there (oltpmark_p2.stock), so that a
+ * function whose search_path starts with the schema reads the partition
+ * as it would the table (routes.h).
+ */
+#define LAYOUT_DDL_PART_SCHEMA "oltpmark_p%d"
 
 /*
  * One relation the loader fills with one COPY: a table, or in the
  * warehouse layout one partition of a table.
  */
 struct layout_ddl_unit {
-	char name[LAYOUT_DDL_NAME_MAX]; /* "stock", or "stock_p2" */
+	char name[LAYOUT_DDL_NAME_MAX]; /* "stock", or "oltpmark_p2.stock" */
 	enum load_table table;		/* whose rows */
 	int w_first, w_last;		/* warehouses whose rows go here,
 					   inclusive (item: 1, 1) */
@@ -49,7 +57,8 @@ struct layout_ddl_stmt {
 				statement of the same group */
 	int group;	/* which statement of indexes.sql it comes from */
 	int tablespace; /* where the index goes; -1: the default */
-	char index[LAYOUT_DDL_NAME_MAX]; /* the index's name ("" unknown) */
+	char index[LAYOUT_DDL_NAME_MAX]; /* the index's name, with its
+					    schema if not the tables' ("" unknown) */
 };
 
 /* Everything a load in one layout runs to create its relations. */
@@ -82,13 +91,14 @@ struct layout_ddl {
  * TABLESPACE ts", each index "TABLESPACE ts", as layout_table() places
  * them by the sizes of layout_tpcc_relations(W).
  * WAREHOUSE: ITEM and its key in the first tablespace; every other table
- * "PARTITION BY RANGE (its w_column)" with partition k (table_pk, k from
- * 1) FOR VALUES FROM (lo) TO (hi) of layout_warehouse_ranges(W, D) in
- * tablespace k; each key and index is built per partition in the
- * partition's tablespace (named table_pk plus what follows the table's
- * name in the index's name: stock_p2_pkey), then made on the whole table
- * by the statement of indexes.sql unchanged, which adopts the partitions'
- * indexes instead of building new ones.
+ * "PARTITION BY RANGE (its w_column)" with partition k (k from 1), in
+ * schema oltpmark_pk under the table's own name (the statements start by
+ * creating the D schemas), FOR VALUES FROM (lo) TO (hi) of
+ * layout_warehouse_ranges(W, D) in tablespace k; each key and index is
+ * built per partition in the partition's tablespace (under the index's
+ * own name, in the partition's schema: oltpmark_p2.stock_pkey), then
+ * made on the whole table by the statement of indexes.sql unchanged,
+ * which adopts the partitions' indexes instead of building new ones.
  *
  * ANALYZE: the statements of analyze_sql as they are (each on a whole
  * table), except in the warehouse layout, where a partitioned table is

@@ -76,49 +76,125 @@ int routes_routine_names(const char *functions_sql,
 	return n;
 }
 
-/*
- * One schema of partition k (0-based): its views, the functions, and
- * each function's search_path fixed to (schema, base). remote: STOCK
- * and CUSTOMER get no view, so the copy finds their parents.
- */
-static void add_schema(struct sbuf *t, const struct layout_ddl *ddl, int k,
-		       bool remote, const char *base, const char *functions,
-		       char (*names)[ROUTES_NAME_MAX], int nnames)
+static bool ident_start(char c)
 {
-	char schema[32];
-	int u, i;
+	return isalpha((unsigned char)c) || c == '_';
+}
 
-	snprintf(schema, sizeof(schema), "oltpmark_p%d%s", k + 1,
-		 remote ? "_remote" : "");
-	sbuf_printf(t, "CREATE SCHEMA %s;\n", schema);
-	/* base is a quoted identifier without a single quote: literal-safe */
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '$';
+}
+
+/* Is [w, w + len) the word kw (lower case), in any case? */
+static bool word_is(const char *w, size_t len, const char *kw)
+{
+	return strlen(kw) == len && strncasecmp(w, kw, len) == 0;
+}
+
+/* Which of our tables [w, w + len) names, any case; -1: none. */
+static int table_named(const char *w, size_t len)
+{
+	int t;
+
+	for (t = 0; t < LOAD_TABLE_NR; t++)
+		if (word_is(w, len, load_table_info(t)->name))
+			return t;
+	return -1;
+}
+
+int routes_qualify(const char *sql, const char *const *schemas,
+		   struct sbuf *out)
+{
+	const char *p = sql, *copied = sql;
+	bool after_keyword = false;
+	int n = 0;
+
+	while (*p) {
+		if (p[0] == '-' && p[1] == '-') {
+			while (*p && *p != '\n')
+				p++;
+			continue;
+		}
+		if (*p == '\'' || *p == '"') {
+			char q = *p++;
+
+			/* a doubled quote stands for itself */
+			while (*p && (*p != q || p[1] == q))
+				p += *p == q ? 2 : 1;
+			if (*p)
+				p++;
+			after_keyword = false;
+			continue;
+		}
+		if (ident_start(*p) && (p == sql || !ident_char(p[-1]))) {
+			const char *w = p;
+			size_t len;
+			int t;
+
+			while (ident_char(*p))
+				p++;
+			len = (size_t)(p - w);
+			t = table_named(w, len);
+			if (after_keyword && t >= 0 && *p != '.' &&
+			    (w == sql || w[-1] != '.')) {
+				sbuf_printf(out, "%.*s%s.", (int)(w - copied),
+					    copied, schemas[t]);
+				copied = w;
+				n++;
+			}
+			after_keyword = word_is(w, len, "from") ||
+					word_is(w, len, "join") ||
+					word_is(w, len, "update") ||
+					word_is(w, len, "into");
+			continue;
+		}
+		if (!isspace((unsigned char)*p))
+			after_keyword = false;
+		p++;
+	}
+	sbuf_printf(out, "%s", copied);
+	return n;
+}
+
+/*
+ * One route of partition k (0-based): the schema (made here for the
+ * remote route; the partition's own came with its tables) and in it a
+ * copy of the functions whose every table reference names its schema.
+ * Home: the partition's tables (its schema holds them under their
+ * parents' names, layout_ddl.h), and ITEM. Remote: the same but STOCK
+ * and CUSTOMER, which it reaches through their parents.
+ */
+static int add_route(struct sbuf *t, int k, bool remote, const char *base,
+		     const char *functions)
+{
+	char home[32], schema[40];
+	const char *schemas[LOAD_TABLE_NR];
+	int u, n;
+
+	snprintf(home, sizeof(home), LAYOUT_DDL_PART_SCHEMA, k + 1);
+	snprintf(schema, sizeof(schema), "%s%s", home, remote ? "_remote" : "");
+	for (u = 0; u < LOAD_TABLE_NR; u++) {
+		bool in_base = !load_table_info(u)->w_column ||
+			       (remote && remote_table(u));
+
+		schemas[u] = in_base ? base : home;
+	}
+	if (remote)
+		sbuf_printf(t, "CREATE SCHEMA %s;\n", schema);
+	/* where CREATE FUNCTION puts them; base holds no single quote */
 	sbuf_printf(t, "SELECT set_config('search_path', '%s, %s', true);\n",
 		    schema, base);
-	for (u = 0; u < ddl->nunits; u++) {
-		const struct layout_ddl_unit *un = &ddl->units[u];
-
-		if (un->tablespace != k ||
-		    !load_table_info(un->table)->w_column ||
-		    (remote && remote_table(un->table)))
-			continue;
-		sbuf_printf(t, "CREATE VIEW %s.%s AS SELECT * FROM %s.%s;\n",
-			    schema, load_table_info(un->table)->name, base,
-			    un->name);
-	}
-	sbuf_printf(t, "%s\n", functions);
-	for (i = 0; i < nnames; i++)
-		sbuf_printf(
-			t,
-			"ALTER ROUTINE %s.%s SET search_path FROM CURRENT;\n",
-			schema, names[i]);
+	n = routes_qualify(functions, schemas, t);
+	sbuf_printf(t, "\n");
+	return n;
 }
 
 int routes_sql(const struct layout_ddl *ddl, const char *base_schema,
 	       const char *functions_sql, char **out, struct err *err)
 {
-	char names[64][ROUTES_NAME_MAX];
 	struct sbuf t = {0};
-	int nnames, k, u;
+	int k, u;
 
 	*out = NULL;
 	if (ddl->layout != LOAD_LAYOUT_WAREHOUSE || ddl->ntablespaces < 1)
@@ -127,7 +203,6 @@ int routes_sql(const struct layout_ddl *ddl, const char *base_schema,
 		return err_set(err, -EINVAL,
 			       "routes: schema name %s holds a single quote",
 			       base_schema);
-	nnames = routes_routine_names(functions_sql, names, 64);
 	sbuf_printf(&t,
 		    "BEGIN;\n"
 		    "CREATE TABLE %s.oltpmark_routes (\n"
@@ -150,10 +225,12 @@ int routes_sql(const struct layout_ddl *ddl, const char *base_schema,
 				       "routes: no warehouse partition %d",
 				       k + 1);
 		}
-		add_schema(&t, ddl, k, false, base_schema, functions_sql, names,
-			   nnames);
-		add_schema(&t, ddl, k, true, base_schema, functions_sql, names,
-			   nnames);
+		if (add_route(&t, k, false, base_schema, functions_sql) < 1 ||
+		    add_route(&t, k, true, base_schema, functions_sql) < 1) {
+			free(sbuf_take(&t));
+			return err_set(err, -EINVAL,
+				       "routes: the functions name no table");
+		}
 		sbuf_printf(
 			&t,
 			"INSERT INTO %s.oltpmark_routes VALUES "
@@ -165,10 +242,24 @@ int routes_sql(const struct layout_ddl *ddl, const char *base_schema,
 	return *out ? 0 : err_set(err, -ENOMEM, "routes: out of memory");
 }
 
+/*
+ * The remote schemas from oltpmark_routes, then the partitions' own
+ * schemas, found through the partitions of our tables: a load that
+ * failed before its routes were made leaves those without a route. Run
+ * before the tables are dropped (the partitions go with their schema).
+ */
 const char routes_drop_sql[] =
 	"DO $oltpmark$ DECLARE s name; BEGIN "
 	"IF to_regclass('oltpmark_routes') IS NOT NULL THEN "
-	"FOR s IN EXECUTE 'SELECT home_schema FROM oltpmark_routes UNION "
-	"SELECT remote_schema FROM oltpmark_routes' LOOP "
+	"FOR s IN EXECUTE 'SELECT remote_schema FROM oltpmark_routes' LOOP "
 	"EXECUTE format('DROP SCHEMA IF EXISTS %I CASCADE', s); "
-	"END LOOP; END IF; END $oltpmark$;";
+	"END LOOP; END IF; "
+	"FOR s IN SELECT DISTINCT n.nspname FROM pg_inherits i "
+	"JOIN pg_class c ON c.oid = i.inhrelid "
+	"JOIN pg_namespace n ON n.oid = c.relnamespace "
+	"WHERE i.inhparent IN (SELECT to_regclass(t) FROM unnest("
+	"'{warehouse,district,customer,history,new_order,orders,"
+	"order_line,stock}'::text[]) t) "
+	"AND n.nspname ~ '^oltpmark_p[0-9]+$' LOOP "
+	"EXECUTE format('DROP SCHEMA %I CASCADE', s); "
+	"END LOOP; END $oltpmark$;";

@@ -229,11 +229,12 @@ assert_run() {
 	[ "${lines[0]}" = "$(jq -r .server.data_directory "$out/meta.json")" ]
 	[ "${lines[1]}" = true ]
 	# the plan settings the run had, recorded
-	run jq -r '.server.settings.plan_cache_mode, .server.settings.jit' "$out/meta.json"
+	run jq -r '.server.settings | .plan_cache_mode, .jit, .random_page_cost' \
+		"$out/meta.json"
 	if [[ $2 == warehouse ]]; then
-		[ "$output" = $'force_generic_plan\noff' ]
+		[ "$output" = $'force_generic_plan\noff\n1.1' ]
 	else
-		[ "$output" = $'auto\non' ]
+		[ "$output" = $'auto\non\n4' ]
 	fi
 }
 
@@ -316,22 +317,27 @@ teardown_file() {
 		     JOIN pg_class p ON p.oid = i.inhrelid
 		     JOIN pg_tablespace t ON t.oid = p.reltablespace
 		    WHERE p.relkind = 'r'
-		      AND t.spcname = 'oltpmark_ts' || substring(p.relname
-						       FROM '_p([0-9]+)$')"
+		      AND t.spcname = 'oltpmark_ts' || substring(
+				p.relnamespace::regnamespace::text
+				FROM '^oltpmark_p([0-9]+)$')
+		      AND p.relname = i.inhparent::regclass::text"
 	[ "$output" = 24 ]
 	run q pop "SELECT pg_get_expr(relpartbound, oid) FROM pg_class
-		    WHERE relname IN ('stock_p1', 'order_line_p2', 'history_p3')
+		    WHERE oid IN ('oltpmark_p1.stock'::regclass,
+				  'oltpmark_p2.order_line'::regclass,
+				  'oltpmark_p3.history'::regclass)
 		    ORDER BY relname"
 	[ "$output" = "FOR VALUES FROM (3) TO (4)
 FOR VALUES FROM (2) TO (3)
 FOR VALUES FROM (1) TO (2)" ]
-	run q pop "SELECT string_agg(c.relname || '@' || t.spcname, ' '
-				  ORDER BY c.relname)
+	run q pop "SELECT string_agg(c.oid::regclass || '@' || t.spcname, ' '
+				  ORDER BY c.oid::regclass::text)
 		     FROM pg_class c JOIN pg_tablespace t
 		       ON t.oid = c.reltablespace
-		    WHERE c.relname IN ('item', 'item_pkey', 'stock_p2_pkey',
-					'customer_p3_name_idx')"
-	[ "$output" = "customer_p3_name_idx@oltpmark_ts3 item@oltpmark_ts1 item_pkey@oltpmark_ts1 stock_p2_pkey@oltpmark_ts2" ]
+		    WHERE c.oid IN ('item'::regclass, 'item_pkey'::regclass,
+				    'oltpmark_p2.stock_pkey'::regclass,
+				    'oltpmark_p3.customer_name_idx'::regclass)"
+	[ "$output" = "item@oltpmark_ts1 item_pkey@oltpmark_ts1 oltpmark_p2.stock_pkey@oltpmark_ts2 oltpmark_p3.customer_name_idx@oltpmark_ts3" ]
 	# the keys of the whole tables adopted the partitions' ones
 	run q pop "SELECT count(*) FROM pg_constraint
 		    WHERE contype = 'p' AND conparentid = 0
@@ -340,7 +346,7 @@ FOR VALUES FROM (1) TO (2)" ]
 	run q pop "SELECT count(*) FROM pg_class WHERE relkind = 'I'"
 	[ "$output" = 9 ]
 	# generic plans without JIT for the database (docs/layout.md)
-	[ "$(db_settings pop)" = "{plan_cache_mode=force_generic_plan,jit=off}" ]
+	[ "$(db_settings pop)" = "{plan_cache_mode=force_generic_plan,jit=off,random_page_cost=1.1}" ]
 	[ "$(q pop "SHOW plan_cache_mode")" = force_generic_plan ]
 	assert_files "$D1" "$D2" "$D3"
 	assert_population pop
@@ -352,13 +358,33 @@ FOR VALUES FROM (1) TO (2)" ]
 					       home_schema, remote_schema), ' '
 				  ORDER BY w_first) FROM oltpmark_routes"
 	[ "$output" = "1:1:oltpmark_p1:oltpmark_p1_remote 2:2:oltpmark_p2:oltpmark_p2_remote 3:3:oltpmark_p3:oltpmark_p3_remote" ]
-	run q pop "SELECT string_agg(table_name, ',' ORDER BY table_name)
-		     FROM information_schema.views
-		    WHERE table_schema = 'oltpmark_p2_remote'"
-	[ "$output" = "district,history,new_order,order_line,orders,warehouse" ]
+	# the partitions are at home under their tables' names
+	run q pop "SELECT string_agg(DISTINCT c.relname, ',') FROM pg_class c
+		    WHERE c.relnamespace = 'oltpmark_p2'::regnamespace
+		      AND c.relkind = 'r'"
+	[ "$output" = "customer,district,history,new_order,order_line,orders,stock,warehouse" ]
+	# the copies name their tables: the partition's, the parents' of
+	# STOCK and CUSTOMER for the remote one; no view, no search_path
+	run q pop "SELECT prosrc FROM pg_proc
+		    WHERE oid = 'oltpmark_p2.new_order'::regproc"
+	[[ $output == *"UPDATE oltpmark_p2.stock"* ]]
+	[[ $output == *'JOIN "public".item'* ]]
+	run q pop "SELECT prosrc FROM pg_proc
+		    WHERE oid = 'oltpmark_p2_remote.new_order'::regproc"
+	[[ $output == *'UPDATE "public".stock'* ]]
+	[[ $output == *"UPDATE oltpmark_p2.district"* ]]
+	[ "$(q pop "SELECT count(*) FROM information_schema.views
+		     WHERE table_schema LIKE 'oltpmark\_p%'")" = 0 ]
+	[ "$(q pop "SELECT count(*) FROM pg_proc
+		     WHERE pronamespace::regnamespace::text LIKE 'oltpmark\_p%'
+		       AND proconfig IS NOT NULL")" = 0 ]
 	# the transactions, in both modes, on the partitions
 	assert_run pop warehouse procedure 3
 	[ "$(jq .server.routes "$BATS_TEST_TMPDIR/run-procedure/meta.json")" = 3 ]
+	# meta.json names a partition with its schema, in its tablespace
+	[ "$(jq -r '.server.layout.tablespaces[]
+		    | select(.relations | index("oltpmark_p2.stock")) | .name' \
+		"$BATS_TEST_TMPDIR/run-procedure/meta.json")" = oltpmark_ts2 ]
 	assert_run pop warehouse sql 3
 	run "$OLTPMARK" check --conninfo "$(db pop)"
 	echo "$output"
@@ -385,6 +411,10 @@ FOR VALUES FROM (1) TO (2)" ]
 		--allow-shared-device --conninfo "$(db pop)"
 	[ "$status" -eq 0 ]
 	[ "$(ts_count)" -eq 2 ]
+	# as a load that failed before its routes leaves it: the partitions'
+	# schemas, found through the partitions alone, must go too
+	q pop "DROP SCHEMA oltpmark_p1_remote, oltpmark_p2_remote CASCADE;
+	       DROP TABLE oltpmark_routes"
 	run "$OLTPMARK" load -w 1 --drop --conninfo "$(db pop)"
 	echo "$output"
 	[ "$status" -eq 0 ]

@@ -188,6 +188,15 @@ static void test_warehouse_layout_w7(void **state)
 					  schema_analyze_sql, &ddl, &err),
 			 0);
 	assert_int_equal(ddl.nunits, 8 * 3 + 1);
+	/* the partitions' schemas first, one per directory */
+	assert_int_equal(strncmp(ddl.tables_sql,
+				 "CREATE SCHEMA oltpmark_p1;\n"
+				 "CREATE SCHEMA oltpmark_p2;\n"
+				 "CREATE SCHEMA oltpmark_p3;\n"
+				 "CREATE TABLE ",
+				 94),
+			 0);
+	assert_int_equal(count(ddl.tables_sql, "CREATE SCHEMA "), 3);
 	for (t = 0; t < LOAD_TABLE_NR; t++) {
 		const struct load_table_info *ti = load_table_info(t);
 
@@ -200,15 +209,16 @@ static void test_warehouse_layout_w7(void **state)
 			 ti->w_column);
 		assert_non_null(strstr(ddl.tables_sql, want));
 		for (k = 0; k < 3; k++) {
-			snprintf(
-				want, sizeof(want),
-				"CREATE TABLE %s_p%d PARTITION OF %s FOR VALUES "
-				"FROM (%d) TO (%d) TABLESPACE oltpmark_ts%d;\n",
-				ti->name, k + 1, ti->name, lo[k], hi[k], k + 1);
+			snprintf(want, sizeof(want),
+				 "CREATE TABLE oltpmark_p%d.%s PARTITION OF %s "
+				 "FOR VALUES FROM (%d) TO (%d) TABLESPACE "
+				 "oltpmark_ts%d;\n",
+				 k + 1, ti->name, ti->name, lo[k], hi[k],
+				 k + 1);
 			if (!strstr(ddl.tables_sql, want))
 				fail_msg("no '%s'", want);
 		}
-		snprintf(want, sizeof(want), " %s_p", ti->name);
+		snprintf(want, sizeof(want), ".%s PARTITION OF ", ti->name);
 		assert_int_equal(count(ddl.tables_sql, want), 3);
 	}
 	/* units: each partition's warehouses, in its tablespace */
@@ -221,8 +231,8 @@ static void test_warehouse_layout_w7(void **state)
 			continue;
 		}
 		k = u->tablespace;
-		snprintf(name, sizeof(name), "%s_p%d",
-			 load_table_info(u->table)->name, k + 1);
+		snprintf(name, sizeof(name), "oltpmark_p%d.%s", k + 1,
+			 load_table_info(u->table)->name);
 		assert_string_equal(u->name, name);
 		assert_int_equal(u->w_first, lo[k]);
 		assert_int_equal(u->w_last, hi[k] - 1);
@@ -244,19 +254,23 @@ static void test_warehouse_layout_w7(void **state)
 		assert_non_null(strstr(s->sql, want));
 		assert_non_null(strstr(s->sql, ddl.units[s->unit].name));
 		if (s->table != LOAD_ITEM) {
+			/* in the partition's schema, under its own name */
 			assert_int_equal(ddl.units[s->unit].tablespace,
 					 s->tablespace);
-			assert_int_equal(
-				strncmp(s->index, ddl.units[s->unit].name,
-					strlen(ddl.units[s->unit].name)),
-				0);
+			snprintf(want, sizeof(want), "oltpmark_p%d.",
+				 s->tablespace + 1);
+			assert_int_equal(strncmp(s->index, want, strlen(want)),
+					 0);
+			assert_null(strstr(s->index, "_p1_"));
 		}
 	}
 	assert_int_equal(attaches, 9);
 	assert_int_equal(builds, 9 * 3 + 1);
 	assert_non_null(strstr(ddl.indexes[0].sql,
-			       "ALTER TABLE order_line_p1 ADD CONSTRAINT "
-			       "order_line_p1_pkey PRIMARY KEY ("));
+			       "ALTER TABLE oltpmark_p1.order_line ADD "
+			       "CONSTRAINT order_line_pkey PRIMARY KEY ("));
+	assert_string_equal(ddl.indexes[0].index,
+			    "oltpmark_p1.order_line_pkey");
 	/* ANALYZE per partition at a third of the target; item whole */
 	assert_int_equal(ddl.nanalyzes, 8 * 3 + 1);
 	for (i = 0, k = 0; i < ddl.nanalyzes; i++) {
@@ -274,8 +288,8 @@ static void test_warehouse_layout_w7(void **state)
 		assert_non_null(strstr(s->sql, want));
 		assert_non_null(strstr(s->sql, "::numeric / 3))"));
 		assert_non_null(strstr(s->sql, "RESET default_statistics_"));
-		if (strstr(s->sql, "ANALYZE stock_p2 (s_w_id, s_i_id, "
-				   "s_quantity);"))
+		if (strstr(s->sql, "ANALYZE oltpmark_p2.stock (s_w_id, "
+				   "s_i_id, s_quantity);"))
 			k++;
 	}
 	assert_int_equal(k, 1);
@@ -294,8 +308,8 @@ static void test_warehouse_one_dir_each(void **state)
 					  schema_analyze_sql, &ddl, &err),
 			 0);
 	assert_non_null(strstr(ddl.tables_sql,
-			       "CREATE TABLE stock_p3 PARTITION OF stock FOR "
-			       "VALUES FROM (3) TO (4) TABLESPACE "
+			       "CREATE TABLE oltpmark_p3.stock PARTITION OF "
+			       "stock FOR VALUES FROM (3) TO (4) TABLESPACE "
 			       "oltpmark_ts3;"));
 	layout_ddl_free(&ddl);
 	/* more: refused */
