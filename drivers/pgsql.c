@@ -592,7 +592,8 @@ static int pgsql_query_errno(struct driver_conn *conn)
 /*
  * oltpmark_meta through the access layer, which check and
  * `check --meta` read it with too. No table or no row is an answer
- * (has_meta false), not an error.
+ * (has_meta false), not an error. In procedure mode, oltpmark_routes
+ * too (pgsql_route.c): a table that does not parse is an error.
  */
 static int pgsql_db_info(struct driver_conn *conn, struct driver_db_info *info,
 			 struct err *err)
@@ -616,6 +617,17 @@ static int pgsql_db_info(struct driver_conn *conn, struct driver_db_info *info,
 	info->warehouses = meta.warehouses;
 	info->c_load_c_last = meta.c_load_c_last;
 	snprintf(info->version, sizeof(info->version), "%s", meta.version);
+	/* a damaged oltpmark_routes would fail every routed call: refuse
+	 * the run before it starts, with the row at fault */
+	if (conn->tx_mode == DRIVER_TX_PROCEDURE) {
+		struct txn_output out;
+
+		memset(&out, 0, sizeof(out));
+		if (pgsql_routes_load(conn, &out) != DRIVER_DONE)
+			return err_set(err, -ENODATA,
+				       "pgsql: reading oltpmark_routes: %s",
+				       out.message);
+	}
 	return 0;
 }
 

@@ -403,6 +403,17 @@ FOR VALUES FROM (1) TO (2)" ]
 	[[ " $output " == *" oltpmark_p3.payment "* ]]
 	[[ " $output " == *" oltpmark_p"[123]"_remote.payment "* ]]
 	[[ " $output " != *" public."* ]]
+	# a damaged oltpmark_routes (overlapping ranges) stops the run at
+	# its start with one line, instead of calling wrong copies
+	q pop "UPDATE oltpmark_routes SET w_last = 2 WHERE w_first = 1"
+	run "$OLTPMARK" run -w 3 -d 2 --ramp-up 0 --keying-think none -c 1 \
+		--progress 0 --conninfo "$(db pop)" --out "$BATS_TEST_TMPDIR/bad-routes"
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"oltpmark_routes: bad row 2"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/bad-routes/mix.csv" ]
+	q pop "UPDATE oltpmark_routes SET w_last = 1 WHERE w_first = 1"
 }
 
 @test "--drop into a single directory drops our tablespaces and empties the directories" {
