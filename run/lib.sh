@@ -10,6 +10,12 @@
 # memory.limit_in_bytes), pre-warming, dropping the page cache, and the
 # checkpoints a run saw. It only defines functions and OM_PROG; each
 # function says what it needs; none of them kills anything by name.
+#
+# It is the library of the machine under test too: the orchestrator
+# (run/oltpmark-run, run/demo) calls a function of it that acts on or
+# reads that machine through run/sut.sh (on_sut om_cgroup_create ...),
+# which runs it in run/sut-exec, never directly; such a function gets
+# all it needs as arguments or exported variables.
 
 # The name messages start with; a script sets its own after sourcing.
 OM_PROG=${0##*/}
@@ -77,6 +83,42 @@ om_proc_stime() {
 
 	om_proc_stat "$1" st || return 1
 	echo "${st[19]}"
+}
+
+# om_proc_is PID START_TIME: whether that very process still runs (a PID
+# alone may have been recycled).
+om_proc_is() {
+	local now
+	om_is_uint "$1" || return 1
+	now=$(om_proc_stime "$1") || return 1
+	om_proc_alive "$1" && [[ $now == "$2" ]]
+}
+
+# om_abs_dir DIR: print DIR as an absolute path (cd's, symbolic links
+# kept); fails when it is not a directory one may enter.
+om_abs_dir() {
+	(cd -- "$1" 2>/dev/null && pwd)
+}
+
+# om_write_file FILE: write stdin to FILE (run/sut.sh's sut_write).
+om_write_file() {
+	cat >"$1"
+}
+
+# om_hook_path NAME [DIR]: the hook NAME where run/hooks/run-all finds it,
+# run/hooks/NAME, else DIR/NAME (--hooks-dir); fails unless it is an
+# executable file.
+om_hook_path() {
+	local s
+	s=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/hooks/$1
+	[[ -x $s || -z ${2:-} ]] || s=$2/$1
+	[[ -f $s && -x $s ]] || return 1
+	echo "$s"
+}
+
+# om_boot_id: the kernel's boot ID (no process or cgroup outlives it).
+om_boot_id() {
+	cat /proc/sys/kernel/random/boot_id 2>/dev/null
 }
 
 # om_is_root: whether we may write /proc/sys and create cgroups.

@@ -123,8 +123,10 @@ step_done "fuzz replay" "$step_start"
 
 echo "== shellcheck"
 step_start=$(now_ms)
-scripts=(configure run/pg run/array run/install-deps tests/run-tests.sh tests/embed-sql.sh .ci/run)
-for f in run/oltpmark-run run/demo run/lib.sh run/hooks/* run/variants/* \
+scripts=(configure run/pg run/array run/install-deps tests/run-tests.sh tests/embed-sql.sh
+	tests/seam-check.sh .ci/run)
+for f in run/oltpmark-run run/demo run/lib.sh run/state.sh run/devices.sh \
+	run/sut.sh run/sut-exec run/hooks/* run/variants/* \
 	tests/integration/*.bash tests/bench/*.sh tests/fuzz/*.sh; do
 	[[ -f $f ]] && scripts+=("$f")
 done

@@ -1,0 +1,56 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# run/sut.sh: the one seam between the scripts that orchestrate an
+# experiment (run/oltpmark-run, run/demo, run/state.sh, run/devices.sh)
+# and the machine under test (the SUT): every command that acts on or
+# reads that machine (run/pg, the hooks, the variants' scripts, cgroups,
+# I/O schedulers, /proc/sys, the cluster's files, mounts) goes through
+# on_sut, every file written there through sut_write, every file read
+# there through sut_read. tests/seam-check.sh (tests/integration/seam.bats)
+# fails when an orchestrator script goes around them.
+#
+# Today the SUT is this machine: on_sut runs run/sut-exec here, which
+# sources run/lib.sh in a fresh bash and runs the command. The two-host
+# work (issue 23) changes only this file: on_sut becomes
+#   ssh $OLTPMARK_SSH_OPTS HOST bash SUT_DIR/run/sut-exec CMD ARG...
+# So a command given to on_sut must never depend on the caller's shell
+# variables or functions: it gets what it needs as arguments or as
+# exported variables (OLTPMARK_PGDATA, OLTPMARK_VARIANT_STATE_DIR,
+# OLTPMARK_HOOKS_DIR, OLTPMARK_CONNINFO, OLTPMARK_RAMP_UP_S,
+# OLTPMARK_DURATION_S, OLTPMARK_VARIANT_SWITCH, OLTPMARK: the ones the
+# ssh form must pass on), and its output comes back on stdout and stderr,
+# its status as on_sut's.
+
+# run/sut-exec beside this file, found once when sourced.
+OM_SUT_EXEC=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/sut-exec
+readonly OM_SUT_EXEC
+
+# on_sut CMD [ARG...]: run CMD on the machine under test and return its
+# status. CMD is a function of run/lib.sh (om_cgroup_create, ...), a
+# program of run/ named relative to it (pg, hooks/run-all), or any other
+# command (an absolute path, a name on the PATH).
+on_sut() {
+	"$OM_SUT_EXEC" "$@"
+}
+
+# sut_argv ARRAY CMD [ARG...]: the command line that runs CMD ARG... on
+# the machine under test, into the array named ARRAY, for a program that
+# runs it itself (oltpmark blocks-switch runs a variant's script so).
+sut_argv() {
+	local -n sut_argv_ref=$1
+	shift
+	# shellcheck disable=SC2034 # a reference to the caller's array
+	sut_argv_ref=("$OM_SUT_EXEC" "$@")
+}
+
+# sut_write FILE: write stdin to FILE on the machine under test.
+sut_write() {
+	on_sut om_write_file "$1"
+}
+
+# sut_read FILE: print FILE of the machine under test; fails when it
+# cannot be read.
+sut_read() {
+	on_sut cat -- "$1"
+}
