@@ -6,6 +6,8 @@
 # does catch each kind of command that goes around it.
 # shellcheck disable=SC2016 # the lines given are shell code, unexpanded
 
+bats_require_minimum_version 1.5.0
+
 setup() {
 	top=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 	t=$BATS_TEST_TMPDIR/t
