@@ -15,20 +15,23 @@
 		s, sizeof(s) - 1 \
 	}
 
-/* The names of src/base/txn.c, each followed by the comma of the next column. */
+/*
+ * The words of src/base/mixcsv_format.h, each followed by the comma of the
+ * next column.
+ */
 const struct mixlog_word mixlog_type_words[TXN_NR] = {
-	[TXN_NEW_ORDER] = WORD("new_order,"),
-	[TXN_PAYMENT] = WORD("payment,"),
-	[TXN_ORDER_STATUS] = WORD("order_status,"),
-	[TXN_DELIVERY] = WORD("delivery,"),
-	[TXN_STOCK_LEVEL] = WORD("stock_level,"),
+	[TXN_NEW_ORDER] = WORD(MIXCSV_WORD_NEW_ORDER ","),
+	[TXN_PAYMENT] = WORD(MIXCSV_WORD_PAYMENT ","),
+	[TXN_ORDER_STATUS] = WORD(MIXCSV_WORD_ORDER_STATUS ","),
+	[TXN_DELIVERY] = WORD(MIXCSV_WORD_DELIVERY ","),
+	[TXN_STOCK_LEVEL] = WORD(MIXCSV_WORD_STOCK_LEVEL ","),
 };
 
-/* The words enum txn_status names in src/base/txn.h, each with its comma. */
+/* The status words of src/base/mixcsv_format.h, each with its comma. */
 const struct mixlog_word mixlog_status_words[TXN_STATUS_NR] = {
-	[TXN_STATUS_OK] = WORD("ok,"),
-	[TXN_STATUS_ROLLBACK] = WORD("rollback,"),
-	[TXN_STATUS_ERROR] = WORD("error,"),
+	[TXN_STATUS_OK] = WORD(MIXCSV_WORD_OK ","),
+	[TXN_STATUS_ROLLBACK] = WORD(MIXCSV_WORD_ROLLBACK ","),
+	[TXN_STATUS_ERROR] = WORD(MIXCSV_WORD_ERROR ","),
 };
 
 /* write() all of buf, across partial writes and EINTR. 0 or -errno. */

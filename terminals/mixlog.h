@@ -25,9 +25,10 @@
 
 #include "src/base/atomic_file.h"
 #include "src/base/err.h"
+#include "src/base/mixcsv_format.h"
 #include "src/base/txn.h"
 
-#define MIXLOG_HEADER "t_ms,terminal,type,status,response_us,service_us\n"
+#define MIXLOG_HEADER MIXCSV_HEADER "\n" /* src/base/mixcsv_format.h */
 #define MIXLOG_ROW_MAX \
 	128 /* longest row: 4 numbers of <= 20 digits and
 			      two words */

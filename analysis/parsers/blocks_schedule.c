@@ -17,7 +17,6 @@
 #include "src/base/file_text.h"
 
 #define BLOCKS_FILE_MAX (16 << 20) /* 300,000 rows: a week of 2-s blocks */
-#define BLOCKS_FIELDS	6	   /* columns of BLOCKS_CSV_HEADER */
 #define BLOCKS_LINE_MAX 256	   /* longer is not a row of ours */
 /*
  * Times are written with 3 decimals, so two of them rounded apart may
@@ -25,17 +24,9 @@
  */
 #define BLOCKS_ROUNDING_S 0.0015
 
-/* The arms of one group, in order. */
-static const enum blocks_arm group_arms[BLOCKS_GROUP] = {
-	BLOCKS_ARM_A,
-	BLOCKS_ARM_B,
-	BLOCKS_ARM_B,
-	BLOCKS_ARM_A,
-};
-
 enum blocks_arm blocks_schedule_arm(size_t k)
 {
-	return group_arms[k % BLOCKS_GROUP];
+	return blocks_format_arm(k);
 }
 
 size_t blocks_schedule_group(size_t k)
@@ -50,14 +41,7 @@ bool blocks_schedule_switches(size_t k)
 
 const char *blocks_schedule_arm_name(enum blocks_arm arm)
 {
-	switch (arm) {
-	case BLOCKS_ARM_A:
-		return "A";
-	case BLOCKS_ARM_B:
-		return "B";
-	default:
-		return "?";
-	}
+	return blocks_format_arm_name(arm);
 }
 
 const char *blocks_schedule_use_name(enum blocks_use use)

@@ -17,17 +17,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "src/base/blocks_format.h"
 #include "src/base/err.h"
 
-#define BLOCKS_GROUP	  4 /* blocks in one A B B A group */
-#define BLOCKS_CSV_HEADER "block,arm,start_epoch,end_epoch,switch_s,status"
-
-/* Which setting is in force during a block. */
-enum blocks_arm {
-	BLOCKS_ARM_A, /* as found: the variant restored (or never applied) */
-	BLOCKS_ARM_B, /* the variant applied */
-	BLOCKS_ARM_NR
-};
+/*
+ * The header BLOCKS_CSV_HEADER, enum blocks_arm and the A B B A order
+ * are blocks.csv's, defined once in src/base/blocks_format.h for this
+ * reader and for the writer, `oltpmark blocks-switch`.
+ */
 
 /* Whether a block's measured window can be scored, and if not why. */
 enum blocks_use {
@@ -66,11 +63,7 @@ struct blocks_window {
 	enum blocks_use use; /* BLOCKS_USE_OK when it is scored */
 };
 
-/*
- * The arm of block k in the order A B B A A B B A ... (k from 0): every
- * group of four is A B B A, so a linear drift within a group falls
- * equally on both arms, and the arm changes only every other block.
- */
+/* The arm of block k in the order A B B A A B B A ...: blocks_format_arm(). */
 enum blocks_arm blocks_schedule_arm(size_t k);
 
 /* The A B B A group of block k: k / BLOCKS_GROUP. */
@@ -83,7 +76,7 @@ size_t blocks_schedule_group(size_t k);
  */
 bool blocks_schedule_switches(size_t k);
 
-/* "A" or "B"; "?" for a value out of range. */
+/* "A" or "B"; "?" for a value out of range: blocks_format_arm_name(). */
 const char *blocks_schedule_arm_name(enum blocks_arm arm);
 
 /* "ok", "switch failed", "empty", "short"; "?" out of range. */

@@ -77,7 +77,14 @@ static inline int parse_u64(const char **pp, const char *e, char stop,
 	return 0;
 }
 
-/* The type word between p and the next ','; -1 when unknown. */
+/* Whether the n bytes at p are the word w (a string literal). */
+#define IS_WORD(p, n, w) ((n) == sizeof(w) - 1 && memcmp(p, w, n) == 0)
+
+/*
+ * The type word between p and the next ','; -1 when unknown. The words
+ * are src/base/mixcsv_format.h's; compared by length first, which tells
+ * all five apart, so at most one memcmp per row.
+ */
 static inline int parse_type(const char **pp, const char *e)
 {
 	const char *p = *pp;
@@ -88,28 +95,16 @@ static inline int parse_type(const char **pp, const char *e)
 	if (!comma)
 		return -1;
 	n = (size_t)(comma - p);
-	switch (n) {
-	case 7:
-		if (memcmp(p, "payment", 7) == 0)
-			type = TXN_PAYMENT;
-		break;
-	case 8:
-		if (memcmp(p, "delivery", 8) == 0)
-			type = TXN_DELIVERY;
-		break;
-	case 9:
-		if (memcmp(p, "new_order", 9) == 0)
-			type = TXN_NEW_ORDER;
-		break;
-	case 11:
-		if (memcmp(p, "stock_level", 11) == 0)
-			type = TXN_STOCK_LEVEL;
-		break;
-	case 12:
-		if (memcmp(p, "order_status", 12) == 0)
-			type = TXN_ORDER_STATUS;
-		break;
-	}
+	if (IS_WORD(p, n, MIXCSV_WORD_NEW_ORDER))
+		type = TXN_NEW_ORDER;
+	else if (IS_WORD(p, n, MIXCSV_WORD_PAYMENT))
+		type = TXN_PAYMENT;
+	else if (IS_WORD(p, n, MIXCSV_WORD_ORDER_STATUS))
+		type = TXN_ORDER_STATUS;
+	else if (IS_WORD(p, n, MIXCSV_WORD_DELIVERY))
+		type = TXN_DELIVERY;
+	else if (IS_WORD(p, n, MIXCSV_WORD_STOCK_LEVEL))
+		type = TXN_STOCK_LEVEL;
 	*pp = comma + 1;
 	return type;
 }
@@ -125,11 +120,11 @@ static inline int parse_status(const char **pp, const char *e)
 	if (!comma)
 		return -1;
 	n = (size_t)(comma - p);
-	if (n == 2 && memcmp(p, "ok", 2) == 0)
+	if (IS_WORD(p, n, MIXCSV_WORD_OK))
 		status = TXN_STATUS_OK;
-	else if (n == 8 && memcmp(p, "rollback", 8) == 0)
+	else if (IS_WORD(p, n, MIXCSV_WORD_ROLLBACK))
 		status = TXN_STATUS_ROLLBACK;
-	else if (n == 5 && memcmp(p, "error", 5) == 0)
+	else if (IS_WORD(p, n, MIXCSV_WORD_ERROR))
 		status = TXN_STATUS_ERROR;
 	*pp = comma + 1;
 	return status;

@@ -20,9 +20,9 @@
 #include <stdint.h>
 
 #include "src/base/err.h"
+#include "src/base/mixcsv_format.h" /* MIXCSV_HEADER, the words */
 #include "src/base/txn.h"
 
-#define MIXCSV_HEADER	"t_ms,terminal,type,status,response_us,service_us"
 #define MIXCSV_BUF_SIZE (1 << 20) /* read buffer; also the longest line */
 #define MIXCSV_PATH_MAX 512	  /* path kept for messages */
 

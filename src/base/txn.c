@@ -7,10 +7,14 @@
 
 #include <stddef.h>
 
+#include "src/base/mixcsv_format.h"
+
 static const char *const type_names[TXN_NR] = {
-	[TXN_NEW_ORDER] = "new_order",	     [TXN_PAYMENT] = "payment",
-	[TXN_ORDER_STATUS] = "order_status", [TXN_DELIVERY] = "delivery",
-	[TXN_STOCK_LEVEL] = "stock_level",
+	[TXN_NEW_ORDER] = MIXCSV_WORD_NEW_ORDER,
+	[TXN_PAYMENT] = MIXCSV_WORD_PAYMENT,
+	[TXN_ORDER_STATUS] = MIXCSV_WORD_ORDER_STATUS,
+	[TXN_DELIVERY] = MIXCSV_WORD_DELIVERY,
+	[TXN_STOCK_LEVEL] = MIXCSV_WORD_STOCK_LEVEL,
 };
 
 const char *txn_type_name(enum txn_type type)

@@ -20,5 +20,6 @@ int cmd_probe(int argc, char **argv);		/* src/cmd/cmd_probe.c */
 int cmd_iosim_prepare(int argc, char **argv);	/* cmd_iosim_prepare.c */
 int cmd_calibrate(int argc, char **argv);	/* cmd_calibrate.c */
 int cmd_sample_procstat(int argc, char **argv); /* src/cmd/cmd_sample.c */
+int cmd_blocks_switch(int argc, char **argv);	/* cmd_blocks_switch.c */
 
 #endif

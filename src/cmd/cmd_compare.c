@@ -19,6 +19,7 @@
 #include "analysis/compare/compare_evidence.h"
 #include "analysis/compare/compare_out.h"
 #include "analysis/compare/compare_plots.h"
+#include "analysis/compare/compare_within.h"
 #include "analysis/compare/runset.h"
 #include "analysis/compare/score.h"
 #include "src/cmd/cmd.h"
@@ -52,10 +53,75 @@ static int write_file(const char *dir, enum cout_format fmt,
 				 err);
 }
 
+/*
+ * Check the options of --within: 0 when they fit together, else one
+ * error line and EXIT_BAD_USAGE.
+ */
+static int within_usage(double within, const char *config,
+			const struct opt_list *labels, int format,
+			const char *out)
+{
+	const char *why = NULL;
+
+	if (within < 0) {
+		if (config)
+			why = "option --config: only with --within";
+		else if (labels->count)
+			why = "option --label: only with --within";
+	} else if (!config) {
+		why = "option --within: needs --config NAME";
+	} else if (!labels->count) {
+		why = "option --within: needs at least one --label NAME";
+	} else if (format != COUT_TEXT || out) {
+		why = "option --within: prints one line, not with --format or "
+		      "--out";
+	}
+	if (!why)
+		return 0;
+	log_error("compare: %s", why);
+	return EXIT_BAD_USAGE;
+}
+
+/*
+ * compare --within: score the runs, print the one line of
+ * compare_within_write() and return the exit status (0; 1 when compare
+ * fails, as it would without --within). The evidence and plots are not
+ * gathered: the answer is the score table's.
+ */
+static int within_answer(const struct runset *rs, const char *baseline,
+			 bool holm, double within, const char *config,
+			 const struct opt_list *labels)
+{
+	struct score_table t = {0};
+	struct cwithin w;
+	struct err err = {""};
+	size_t i, scored = 0;
+
+	for (i = 0; i < rs->nruns; i++)
+		scored += rs->runs[i].exclusion == RUNSET_SCORED;
+	if (scored == 0) {
+		log_error("compare: none of the %zu runs found could be scored",
+			  rs->nruns);
+		return EXIT_WORK_FAILED;
+	}
+	if (score_compute(rs, baseline, holm, &t, &err) < 0) {
+		log_error("compare: %s", err.msg);
+		return EXIT_WORK_FAILED;
+	}
+	compare_within_check(&t, config, labels->items, (size_t)labels->count,
+			     within, &w);
+	compare_within_write(stdout, &w);
+	score_free(&t);
+	return fflush(stdout) == EOF ? EXIT_WORK_FAILED : 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	const char *baseline_opt = NULL, *out_opt = NULL, *baseline = NULL;
+	const char *within_config = NULL;
 	int metric = 0, format = COUT_TEXT;
+	double within = -1;
+	struct opt_list within_labels = {0};
 	bool holm = false;
 	const struct opt_def opts[] = {
 		{.long_name = "baseline",
@@ -92,6 +158,25 @@ int cmd_compare(int argc, char **argv)
 		 .arg_name = "DIR",
 		 .help = "write DIR/scores.EXT (html: DIR/compare.html) and "
 			 "plots in DIR/compare-plots/; print the path"},
+		{.long_name = "within",
+		 .kind = OPT_DOUBLE,
+		 .value = &within,
+		 .arg_name = "PCT",
+		 .help = "print only whether the block scores of --config for "
+			 "the --label(s) are within +-PCT: 'WIDTH reached', "
+			 "'WIDTH short' or 'none WHY'",
+		 .min = 0,
+		 .max = 1e6},
+		{.long_name = "config",
+		 .kind = OPT_STRING,
+		 .value = &within_config,
+		 .arg_name = "NAME",
+		 .help = "with --within: the configuration looked at"},
+		{.long_name = "label",
+		 .kind = OPT_LIST,
+		 .value = &within_labels,
+		 .arg_name = "NAME",
+		 .help = "with --within: a label looked at (repeatable)"},
 	};
 	const struct opt_cmd cmd = {
 		.name = "compare",
@@ -138,6 +223,10 @@ int cmd_compare(int argc, char **argv)
 		log_error("%s", err.msg);
 		return EXIT_BAD_USAGE;
 	}
+	rc = within_usage(within, within_config, &within_labels, format,
+			  out_opt);
+	if (rc != 0)
+		return rc;
 
 	rc = runset_scan(&rs, (const char *const *)argv + first,
 			 (size_t)(argc - first), metric_names[metric], &err);
@@ -159,6 +248,11 @@ int cmd_compare(int argc, char **argv)
 	if (rc < 0) {
 		log_error("compare: %s", err.msg);
 		status = rc == -ENOENT ? EXIT_BAD_USAGE : EXIT_WORK_FAILED;
+		goto out;
+	}
+	if (within >= 0) {
+		status = within_answer(&rs, baseline, holm, within,
+				       within_config, &within_labels);
 		goto out;
 	}
 	if (score_compute(&rs, baseline, holm, &t, &err) < 0 ||

@@ -132,7 +132,7 @@ check_option_table() {
 	# command lines: two spaces, a lower-case name, a description
 	listed=$(sed -n 's/^  \([a-z][a-z-]*\)  *[a-z].*/\1/p' <<<"$output" |
 		sort | tr '\n' ' ')
-	[ "$listed" = "calibrate check compare iosim-prepare load probe report run sample-procstat " ]
+	[ "$listed" = "blocks-switch calibrate check compare iosim-prepare load probe report run sample-procstat " ]
 }
 
 @test "oltpmark load: every option of --help is in the man page and docs/load.md" {
@@ -161,6 +161,10 @@ check_option_table() {
 
 @test "oltpmark sample-procstat: every option of --help is in the man page and docs/sample-procstat.md" {
 	check_subcommand sample-procstat
+}
+
+@test "oltpmark blocks-switch: every option of --help is in the man page and docs/blocks.md" {
+	check_subcommand blocks-switch blocks.md
 }
 
 @test "oltpmark calibrate: --help and docs/iosim.md's option table agree; the man page has them" {
