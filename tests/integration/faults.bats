@@ -34,6 +34,7 @@ null_runs_start() {
 		echo $? >"$NULL_RUNS/one.status"
 	} 3>&- &
 	for l in a b; do
+		mkdir -p "$NULL_RUNS/set/$l/cached"
 		for r in 1 2; do
 			{
 				"$OLTPMARK" run --driver null -w 1 -d 32 --ramp-up 0 \
