@@ -341,7 +341,7 @@ EOF
 @test "a server crash mid-run: the engine reconnects, the run goes on, the outage shows, not scored" {
 	local res=$FAULTS_DIR/crash dir pid i status=0 victim pm ppid
 	dir=$res/crashed/cached/run-1
-	mkdir -p "$res"
+	mkdir -p "${dir%/*}"
 	OLTPMARK_RECONNECT_S=60 "$OLTPMARK" run -w 1 -d 20 --ramp-up 0 \
 		--keying-think none --progress 1 --label crashed --config cached \
 		--conninfo "$OLTPMARK_CONNINFO" --out "$dir" >"$res/run.log" 2>&1 &
