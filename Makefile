@@ -40,13 +40,14 @@ BENCH_SOURCES := $(sort $(wildcard tests/bench/bench_*.c))
 BENCH_BINS := $(patsubst tests/bench/%.c,build/bench/%,$(BENCH_SOURCES))
 SHELL_SCRIPTS := configure run/pg run/oltpmark-run run/lib.sh run/demo \
 	run/state.sh run/devices.sh run/sut.sh run/sut-exec \
-	run/install-deps run/array \
+	run/install-deps run/array contrib/oltpmark-run \
+	contrib/bash-completion/oltpmark \
 	$(wildcard run/hooks/*) $(wildcard run/variants/*) \
 	$(wildcard tests/*.sh) $(wildcard tests/integration/*.bash) .ci/run
 DEPFLAGS = -MMD -MP
 
-.PHONY: all configured check check-run bench bench-run demo install clean \
-	format format-check shellcheck
+.PHONY: all configured check check-run bench bench-run demo install \
+	install-files clean format format-check shellcheck
 
 # config.mk has no rule of its own: make would then try to remake it before
 # anything else, before `make check` or `make demo` had a chance to install
@@ -132,10 +133,32 @@ soak: configured
 	$(Q)$(MAKE) --no-print-directory oltpmark
 	$(Q)SOAK_S=$(SOAK_S) bash tests/soak/soak.sh
 
-install: oltpmark
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/oltpmark
+# make install (PREFIX from ./configure --prefix, default /usr/local; DESTDIR
+# for staging): the binary and oltpmark-run on PATH, run/ in
+# share/oltpmark with a link to the binary where run/oltpmark-run looks for
+# it (beside run/, as ./oltpmark in a tree), the man page, bash completion
+# and the docs. Configures first, like all, so PREFIX is the configured one.
+PREFIX ?= /usr/local
+INSTALL_DIRS := bin share/oltpmark share/man/man1 share/doc/oltpmark \
+	share/bash-completion/completions
+
+install: configured
+	$(Q)$(MAKE) --no-print-directory install-files
+
+install-files: oltpmark
+	install -d $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALL_DIRS))
 	install -m 755 oltpmark $(DESTDIR)$(PREFIX)/bin/oltpmark
+	install -m 755 contrib/oltpmark-run $(DESTDIR)$(PREFIX)/bin/oltpmark-run
+	rm -rf $(DESTDIR)$(PREFIX)/share/oltpmark/run
 	cp -r run $(DESTDIR)$(PREFIX)/share/oltpmark/
+	ln -sfn ../../bin/oltpmark $(DESTDIR)$(PREFIX)/share/oltpmark/oltpmark
+	install -m 644 docs/oltpmark.1 $(DESTDIR)$(PREFIX)/share/man/man1/oltpmark.1
+	install -m 644 README.md LICENSE docs/*.md \
+		$(DESTDIR)$(PREFIX)/share/doc/oltpmark/
+	install -m 644 contrib/bash-completion/oltpmark \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/oltpmark
+	install -m 644 contrib/bash-completion/oltpmark \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/oltpmark-run
 
 FORMAT_FILES = $(SOURCES) $(wildcard $(addsuffix /*.h,$(SRC_DIRS)) \
 	tests/unit/*.h) $(UNIT_SOURCES) $(BENCH_SOURCES)

@@ -440,6 +440,7 @@ int cmd_calibrate(int argc, char **argv)
 	struct rng rng;
 	time_t now;
 	int first, rc, t, status = EXIT_WORK_FAILED;
+	bool created;
 
 	memset(o, 0, sizeof(*o));
 	o->config = "custom";
@@ -461,7 +462,9 @@ int cmd_calibrate(int argc, char **argv)
 		return cal_usage(&err);
 	if (o->conninfo && pgconn_validate(o->conninfo, &err) < 0)
 		return cal_usage(&err);
-	if (mkdir(o->out, 0755) < 0 && errno != EEXIST) {
+	/* made here: removed again (if still empty) when calibrate fails */
+	created = mkdir(o->out, 0755) == 0;
+	if (!created && errno != EEXIST) {
 		err_set(&err, -errno, "option --out: cannot create '%s': %s",
 			o->out, strerror(errno));
 		return cal_usage(&err);
@@ -477,6 +480,8 @@ int cmd_calibrate(int argc, char **argv)
 	rc = pgconn_connect(o->conninfo, PGCONN_CHECK, &mon, &err);
 	if (rc < 0) {
 		log_error("calibrate: %s", err.msg);
+		if (created)
+			rmdir(o->out);
 		return rc == -EINVAL ? EXIT_BAD_USAGE : EXIT_WORK_FAILED;
 	}
 	rc = pgconn_meta_read(mon, &meta, &err);
@@ -548,5 +553,7 @@ restore:
 	sigaction(SIGTERM, &old_term, NULL);
 out:
 	PQfinish(mon);
+	if (status != 0 && created)
+		rmdir(o->out); /* only if still empty */
 	return status;
 }

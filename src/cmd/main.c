@@ -53,8 +53,9 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_BAD_USAGE;
 	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "help") == 0) {
+	/* -h alone only: "oltpmark -h host ..." is psql's habit, not help. */
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0 ||
+	    (strcmp(argv[1], "-h") == 0 && argc == 2)) {
 		usage(stdout);
 		return 0;
 	}

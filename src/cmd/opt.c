@@ -14,6 +14,48 @@
 
 #define OPT_MAX 64
 
+/*
+ * Short options that psql or pgbench take and oltpmark does not: given by
+ * habit, they fail with a hint at what oltpmark calls the same thing,
+ * never silently meaning something else (docs/run.md, "Options from psql
+ * and pgbench"). "-h" is the host there, so it is not --help here.
+ */
+static const struct {
+	int short_name;	   /* the psql/pgbench letter */
+	const char *needs; /* the hint applies when cmd has this option */
+	const char *hint;  /* what to give instead */
+} opt_habits[] = {
+	{'h', "conninfo",
+	 "psql's host: give --conninfo 'host=H' or PGHOST; help is --help"},
+	{'h', NULL, "help is --help"},
+	{'p', "conninfo", "psql's port: give --conninfo 'port=P' or PGPORT"},
+	{'U', "conninfo", "psql's user: give --conninfo 'user=U' or PGUSER"},
+	{'T', "duration", "pgbench's duration: give -d/--duration SECONDS"},
+	{'s', "warehouses", "pgbench's scale: give -w/--warehouses W"},
+};
+
+static bool opt_has(const struct opt_cmd *cmd, const char *long_name)
+{
+	int i;
+
+	for (i = 0; i < cmd->nopts; i++)
+		if (strcmp(cmd->opts[i].long_name, long_name) == 0)
+			return true;
+	return false;
+}
+
+/* The hint for an unknown short option c of cmd, or NULL. */
+static const char *opt_habit(const struct opt_cmd *cmd, int c)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(opt_habits) / sizeof(opt_habits[0]); i++)
+		if (opt_habits[i].short_name == c &&
+		    (!opt_habits[i].needs || opt_has(cmd, opt_habits[i].needs)))
+			return opt_habits[i].hint;
+	return NULL;
+}
+
 static int parse_value(const struct opt_def *o, const char *arg,
 		       struct err *err)
 {
@@ -116,9 +158,9 @@ int opt_parse(const struct opt_cmd *cmd, int argc, char **argv, int *first_arg,
 				shortopts[sp++] = ':';
 		}
 	}
-	longopts[i] = (struct option){"help", no_argument, NULL, 'h'};
+	/* 1, not 'h': -h is psql's host, not help (opt_habits). */
+	longopts[i] = (struct option){"help", no_argument, NULL, 1};
 	longopts[i + 1] = (struct option){0, 0, 0, 0};
-	shortopts[sp++] = 'h';
 	shortopts[sp] = '\0';
 
 	/*
@@ -132,11 +174,18 @@ int opt_parse(const struct opt_cmd *cmd, int argc, char **argv, int *first_arg,
 		const struct opt_def *o = NULL;
 		int rc;
 
-		if (c == 'h') {
+		if (c == 1) {
 			opt_print_help(cmd, stdout);
 			return OPT_HELP;
 		}
 		if (c == '?') {
+			const char *hint =
+				optopt ? opt_habit(cmd, optopt) : NULL;
+
+			if (hint)
+				return err_set(err, -EINVAL,
+					       "%s: unknown option '-%c' (%s)",
+					       cmd->name, optopt, hint);
 			if (optopt)
 				return err_set(
 					err, -EINVAL,
@@ -196,7 +245,7 @@ void opt_print_help(const struct opt_cmd *cmd, FILE *out)
 				 o->arg_name ? o->arg_name : "");
 		fprintf(out, "  %-30s %s\n", left, o->help);
 	}
-	fprintf(out, "  %-30s %s\n", "-h, --help", "show this help and exit");
+	fprintf(out, "  %-30s %s\n", "    --help", "show this help and exit");
 }
 
 json_t *opt_to_json(const struct opt_cmd *cmd)

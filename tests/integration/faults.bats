@@ -34,6 +34,7 @@ null_runs_start() {
 		echo $? >"$NULL_RUNS/one.status"
 	} 3>&- &
 	for l in a b; do
+		mkdir -p "$NULL_RUNS/set/$l/cached"
 		for r in 1 2; do
 			{
 				"$OLTPMARK" run --driver null -w 1 -d 32 --ramp-up 0 \
@@ -340,7 +341,7 @@ EOF
 @test "a server crash mid-run: the engine reconnects, the run goes on, the outage shows, not scored" {
 	local res=$FAULTS_DIR/crash dir pid i status=0 victim pm ppid
 	dir=$res/crashed/cached/run-1
-	mkdir -p "$res"
+	mkdir -p "${dir%/*}"
 	OLTPMARK_RECONNECT_S=60 "$OLTPMARK" run -w 1 -d 20 --ramp-up 0 \
 		--keying-think none --progress 1 --label crashed --config cached \
 		--conninfo "$OLTPMARK_CONNINFO" --out "$dir" >"$res/run.log" 2>&1 &

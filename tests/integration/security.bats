@@ -32,7 +32,7 @@ teardown_file() {
 @test "a password in the conninfo reaches no file and no log" {
 	local ci="$OLTPMARK_CONNINFO password=$SECRET" logs=$SEC_DIR/logs res=$SEC_DIR/pw
 	local hits
-	mkdir -p "$logs"
+	mkdir -p "$logs" "$res/pw/cached"
 	"$OLTPMARK" load -w 1 -j 2 --conninfo "$ci" >"$logs/load.log" 2>&1
 	"$OLTPMARK" check --conninfo "$ci" >"$logs/check.log" 2>&1
 	"$OLTPMARK" check --meta --conninfo "$ci" >"$logs/check-meta.log" 2>&1

@@ -142,6 +142,13 @@ static void test_errors_name_option_and_value(void **state)
 		{{"--tx-mode", "bogus"}, {"--tx-mode", "'bogus'", "choices"}},
 		{{"--conninfo", ""}, {"--conninfo", "empty"}},
 		{{"extra"}, {"unexpected argument", "extra"}},
+		/* a size or number with a space, as in "2 GB" */
+		{{"-w", "2 GB"}, {"--warehouses", "'2 GB'"}},
+		{{"--ratio", "2 GB"}, {"--ratio", "'2 GB'"}},
+		/* psql's and pgbench's letters fail with what to give */
+		{{"-h", "dbhost"}, {"'-h'", "--conninfo", "--help"}},
+		{{"-p", "5432"}, {"'-p'", "port=", "PGPORT"}},
+		{{"-U", "me"}, {"'-U'", "user=", "PGUSER"}},
 	};
 	size_t i, k;
 
@@ -192,12 +199,18 @@ static void test_help(void **state)
 	struct err err;
 
 	(void)state;
-	/* --help and -h return OPT_HELP (the text goes to stdout). */
+	/*
+	 * --help returns OPT_HELP (the text goes to stdout); -h does not:
+	 * psql's -h is the host, so "run -h dbhost -w 1" must not succeed.
+	 */
 	fflush(stdout);
 	saved = dup(1);
 	assert_non_null(freopen("/dev/null", "w", stdout));
 	assert_int_equal(parse(&err, "--help", (char *)NULL), OPT_HELP);
-	assert_int_equal(parse(&err, "-w", "3", "-h", (char *)NULL), OPT_HELP);
+	assert_int_equal(parse(&err, "-w", "3", "--help", (char *)NULL),
+			 OPT_HELP);
+	assert_int_equal(parse(&err, "-h", "dbhost", "-w", "1", (char *)NULL),
+			 -EINVAL);
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);
@@ -212,7 +225,8 @@ static void test_help(void **state)
 		assert_non_null(strstr(text, defs[i].help));
 	}
 	assert_non_null(strstr(text, "-w, --warehouses W"));
-	assert_non_null(strstr(text, "-h, --help"));
+	assert_non_null(strstr(text, "    --help"));
+	assert_null(strstr(text, "-h,"));
 	free(text);
 }
 
