@@ -271,6 +271,22 @@ static long pgsql_pid_from_file(const char *datadir, long start_s, int port)
 	return pid;
 }
 
+/* The line of /proc/PID/stat into buf: buf, or NULL when unreadable. */
+static char *pgsql_proc_stat(long pid, char *buf, size_t size)
+{
+	char path[64];
+	FILE *f;
+	char *p;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	p = fgets(buf, (int)size, f);
+	fclose(f);
+	return p;
+}
+
 /*
  * When the data directory is hidden (no pg_read_all_settings): our
  * backend's parent is the postmaster, if the backend runs on this
@@ -280,7 +296,7 @@ static long pgsql_pid_from_file(const char *datadir, long start_s, int port)
  */
 static long pgsql_pid_from_proc(int backend_pid, long start_s)
 {
-	char path[64], buf[1024], *p;
+	char buf[1024], *p;
 	unsigned long long start_ticks = 0, btime = 0;
 	long ppid = 0, ticks = sysconf(_SC_CLK_TCK);
 	FILE *f;
@@ -288,23 +304,13 @@ static long pgsql_pid_from_proc(int backend_pid, long start_s)
 
 	if (backend_pid <= 0 || ticks <= 0)
 		return 0;
-	snprintf(path, sizeof(path), "/proc/%d/stat", backend_pid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	p = fgets(buf, sizeof(buf), f);
-	fclose(f);
+	p = pgsql_proc_stat(backend_pid, buf, sizeof(buf));
 	/* "pid (comm) state ppid ...": comm may hold spaces, so from ')' */
 	if (!p || !(p = strrchr(buf, ')')) ||
 	    sscanf(p, ") %*c %ld", &ppid) != 1 || ppid <= 1)
 		return 0;
 
-	snprintf(path, sizeof(path), "/proc/%ld/stat", ppid);
-	f = fopen(path, "re");
-	if (!f)
-		return 0;
-	p = fgets(buf, sizeof(buf), f);
-	fclose(f);
+	p = pgsql_proc_stat(ppid, buf, sizeof(buf));
 	if (!p || (!strstr(buf, "(postgres)") && !strstr(buf, "(postmaster)")))
 		return 0;
 	p = strrchr(buf, ')');
