@@ -209,4 +209,12 @@ const struct driver_ops *driver_find(const char *name);
 /* NULL-terminated list of driver names, for --help and errors. */
 extern const char *const driver_names[];
 
+/*
+ * The same names as one string, each after a bar ("|pgsql|null|iosim"),
+ * and as --driver's argument in --help shows them ("pgsql|null|iosim"):
+ * an address constant, so an options table can hold it.
+ */
+extern const char driver_names_bars[];
+#define DRIVER_NAMES_HELP (driver_names_bars + 1)
+
 #endif

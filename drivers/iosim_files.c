@@ -75,9 +75,7 @@ void *iosim_files_alloc(size_t bytes)
 	return p;
 }
 
-/* pwrite all n bytes of buf at off. 0 or -errno (-EIO for no progress). */
-static int iosim_files_pwrite_all(int fd, const char *buf, size_t n,
-				  uint64_t off)
+int iosim_files_pwrite_all(int fd, const char *buf, size_t n, uint64_t off)
 {
 	ssize_t done;
 

@@ -76,25 +76,6 @@ int iosim_wal_open(struct iosim_wal *w, const char *path, uint64_t ring_bytes,
 	return 0;
 }
 
-/* pwrite all of n filler bytes at off, as long as it takes. */
-static int iosim_wal_pwrite(struct iosim_wal *w, size_t n, uint64_t off)
-{
-	ssize_t done;
-
-	while (n > 0) {
-		done = pwrite(w->fd, w->filler, n, (off_t)off);
-		if (done < 0 && errno == EINTR)
-			continue;
-		if (done < 0)
-			return -errno;
-		if (done == 0)
-			return -EIO;
-		n -= (size_t)done;
-		off += (uint64_t)done;
-	}
-	return 0;
-}
-
 /*
  * Write the log positions [from, to) at their place in the ring, as the
  * whole pages that hold them. Returns 0 or -errno; *written gets the
@@ -123,7 +104,7 @@ static int iosim_wal_write(struct iosim_wal *w, uint64_t from, uint64_t to,
 			n = w->ring_bytes - off;
 		if (n > IOSIM_WAL_FILLER_BYTES)
 			n = IOSIM_WAL_FILLER_BYTES;
-		rc = iosim_wal_pwrite(w, (size_t)n, off);
+		rc = iosim_files_pwrite_all(w->fd, w->filler, (size_t)n, off);
 		if (rc < 0)
 			return rc;
 		pos += n;

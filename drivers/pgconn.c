@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libpq-fe.h>
+
 #include "src/base/log.h"
 
 /* application_name and debug category of each role. */

@@ -8,6 +8,10 @@
  * says who we are, the first line of a libpq error, running a statement
  * and checking it, reading one value, and reading oltpmark_meta.
  *
+ * pgconn.c holds connecting, connection strings, error lines and
+ * oltpmark_meta; pgconn_query.c the statements that give rows or stream
+ * COPY data, quoting, cancelling and closing.
+ *
  * Nothing here prints; errors come back in struct err, never with a
  * password in them. Functions that take a PGconn are as thread-safe as
  * libpq: one connection per thread.
@@ -18,9 +22,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include <libpq-fe.h>
-
 #include "src/base/err.h"
+
+/*
+ * libpq's connection and result, by name only (as libpq-fe.h declares
+ * them): the loader and the check hold a PGconn and hand it back here,
+ * and only the files of drivers/ the include check allows
+ * (tests/include-rules.sh) include libpq-fe.h and call libpq.
+ */
+typedef struct pg_conn PGconn;
+typedef struct pg_result PGresult;
 
 /*
  * Who opens a connection: the server's pg_stat_activity shows it as
@@ -162,5 +173,100 @@ int pgconn_meta_format(const struct pgconn_meta *meta, char *out,
  * -ENOTCONN / -EIO / -ENOMEM with err set.
  */
 int pgconn_meta_layout_map(PGconn *conn, char **json, struct err *err);
+
+/*
+ * Is the connection gone (NULL, or libpq's CONNECTION_BAD)? A failed
+ * statement on a lost connection is -ENOTCONN, otherwise -EIO.
+ */
+bool pgconn_lost(const PGconn *conn);
+
+/* The rows one statement returned (owned: free with pgconn_rows_free). */
+struct pgconn_rows;
+
+/*
+ * Run sql (one statement) with nparams text parameters $1.. (params[i]
+ * NULL: SQL NULL) and check that it succeeded (rows or a command). With
+ * rows, *rows holds what it returned (a command: no rows); with rows
+ * NULL the result is dropped. 0, or *rows NULL and -ENOTCONN (connection
+ * lost) / -EIO / -ENOMEM with err saying "<what>: <the server's first
+ * line>" ("<line>" when what is NULL). err may be NULL.
+ */
+int pgconn_query(PGconn *conn, const char *what, const char *sql, int nparams,
+		 const char *const *params, struct pgconn_rows **rows,
+		 struct err *err);
+
+/* Rows and columns of rows (NULL: 0). */
+int pgconn_rows_count(const struct pgconn_rows *rows);
+int pgconn_rows_fields(const struct pgconn_rows *rows);
+/*
+ * The text of a value, valid until rows is freed: "" for SQL NULL and
+ * for a row or column out of range.
+ */
+const char *pgconn_rows_value(const struct pgconn_rows *rows, int row, int col);
+/* Is the value SQL NULL (or out of range)? */
+bool pgconn_rows_is_null(const struct pgconn_rows *rows, int row, int col);
+/* Free rows (NULL: nothing). */
+void pgconn_rows_free(struct pgconn_rows *rows);
+
+/*
+ * Run sql and call row(one, arg) for each row as it arrives (libpq's
+ * single-row mode: a scan of any size holds one row at a time), one
+ * holding that row as its row 0, valid during the call. 0 when the
+ * statement succeeded; -ENOTCONN / -EIO with err set as pgconn_query
+ * when it failed (row may have been called for rows before the
+ * failure; none is passed after it). The connection is ready for the
+ * next statement either way.
+ */
+int pgconn_each_row(PGconn *conn, const char *what, const char *sql,
+		    void (*row)(const struct pgconn_rows *one, void *arg),
+		    void *arg, struct err *err);
+
+/*
+ * s quoted as an SQL identifier ("a""b") or literal ('it''s', E'..'
+ * where backslashes need it) for conn's encoding, malloc'ed (the caller
+ * frees it); NULL when out of memory or s is not valid in the encoding.
+ */
+char *pgconn_quote_ident(PGconn *conn, const char *s);
+char *pgconn_quote_literal(PGconn *conn, const char *s);
+
+/*
+ * The host conn is connected to, as given ("" when unknown; a socket
+ * directory for a Unix-domain socket), and the address it resolved to
+ * ("" when none: a socket, or not known).
+ */
+const char *pgconn_host(const PGconn *conn);
+const char *pgconn_hostaddr(const PGconn *conn);
+
+/* Can libpq be used from several threads, one connection each? */
+bool pgconn_thread_safe(void);
+
+/* Close conn (NULL: nothing). */
+void pgconn_close(PGconn *conn);
+
+/*
+ * A handle to cancel what conn runs, made by the thread that owns conn
+ * and usable from any other (libpq's PGcancel). NULL when out of memory
+ * or conn is not connected. pgconn_cancel_send asks the server to cancel
+ * the statement running now, best effort (c NULL: nothing);
+ * pgconn_cancel_free frees c (NULL: nothing).
+ */
+struct pgconn_cancel *pgconn_cancel_new(PGconn *conn);
+void pgconn_cancel_send(struct pgconn_cancel *c);
+void pgconn_cancel_free(struct pgconn_cancel *c);
+
+/*
+ * COPY ... FROM STDIN: pgconn_copy_start runs sql, which must start one;
+ * pgconn_copy_put sends len bytes of data; pgconn_copy_end ends it,
+ * or with errmsg not NULL aborts it (the server then fails the COPY
+ * with errmsg, which is not reported again), and reads its result.
+ * Each returns 0 or -EIO with err saying "<what>: <libpq's or the
+ * server's first line>".
+ */
+int pgconn_copy_start(PGconn *conn, const char *what, const char *sql,
+		      struct err *err);
+int pgconn_copy_put(PGconn *conn, const char *what, const char *buf, size_t len,
+		    struct err *err);
+int pgconn_copy_end(PGconn *conn, const char *what, const char *errmsg,
+		    struct err *err);
 
 #endif

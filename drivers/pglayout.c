@@ -23,7 +23,7 @@
 
 bool pglayout_local(PGconn *conn)
 {
-	const char *host = PQhost(conn), *addr = PQhostaddr(conn);
+	const char *host = pgconn_host(conn), *addr = pgconn_hostaddr(conn);
 
 	if (!host || !*host || host[0] == '/' || host[0] == '@')
 		return true;
@@ -144,24 +144,21 @@ static const char layout_sql[] =
 static int data_directory(PGconn *conn, char *out, size_t size, bool *known,
 			  struct err *err)
 {
-	PGresult *res = PQexec(conn, "SELECT setting FROM pg_settings "
-				     "WHERE name = 'data_directory'");
-	char msg[ERR_MSG_MAX];
+	struct pgconn_rows *rows;
+	int rc;
 
 	*known = false;
-	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-		pgconn_error(res, conn, msg, sizeof(msg));
-		PQclear(res);
-		return err_set(err,
-			       PQstatus(conn) == CONNECTION_BAD ? -ENOTCONN
-								: -EIO,
-			       "reading data_directory: %s", msg);
-	}
-	if (PQntuples(res) == 1 && !PQgetisnull(res, 0, 0)) {
-		snprintf(out, size, "%s", PQgetvalue(res, 0, 0));
+	rc = pgconn_query(conn, "reading data_directory",
+			  "SELECT setting FROM pg_settings "
+			  "WHERE name = 'data_directory'",
+			  0, NULL, &rows, err);
+	if (rc < 0)
+		return rc;
+	if (pgconn_rows_count(rows) == 1 && !pgconn_rows_is_null(rows, 0, 0)) {
+		snprintf(out, size, "%s", pgconn_rows_value(rows, 0, 0));
 		*known = true;
 	}
-	PQclear(res);
+	pgconn_rows_free(rows);
 	return 0;
 }
 
@@ -182,33 +179,28 @@ static json_t *wal_json(const char *datadir, const char *sysfs, bool local)
 int pglayout_read(PGconn *conn, const char *layout, const char *sysfs,
 		  json_t **out, struct err *err)
 {
-	char datadir[PATH_MAX], msg[ERR_MSG_MAX];
+	char datadir[PATH_MAX];
 	bool known, local = pglayout_local(conn);
 	json_t *top, *spcs, *cur = NULL, *rels = NULL;
 	long long bytes = 0;
-	PGresult *res;
+	struct pgconn_rows *res;
 	int i, rc;
 
 	*out = NULL;
 	rc = data_directory(conn, datadir, sizeof(datadir), &known, err);
 	if (rc < 0)
 		return rc;
-	res = PQexec(conn, layout_sql);
-	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-		pgconn_error(res, conn, msg, sizeof(msg));
-		PQclear(res);
-		return err_set(err,
-			       PQstatus(conn) == CONNECTION_BAD ? -ENOTCONN
-								: -EIO,
-			       "reading the layout: %s", msg);
-	}
+	rc = pgconn_query(conn, "reading the layout", layout_sql, 0, NULL, &res,
+			  err);
+	if (rc < 0)
+		return rc;
 	top = json_object();
 	spcs = json_array();
 	json_object_set_new(top, "layout", json_string(layout));
 	json_object_set_new(top, "tablespaces", spcs);
-	for (i = 0; i < PQntuples(res); i++) {
-		const char *spc = PQgetvalue(res, i, 0);
-		const char *loc = PQgetvalue(res, i, 1);
+	for (i = 0; i < pgconn_rows_count(res); i++) {
+		const char *spc = pgconn_rows_value(res, i, 0);
+		const char *loc = pgconn_rows_value(res, i, 1);
 
 		if (!cur ||
 		    strcmp(json_string_value(json_object_get(cur, "name")),
@@ -227,12 +219,13 @@ int pglayout_read(PGconn *conn, const char *layout, const char *sysfs,
 			set_device(cur, sysfs, dir, local);
 			bytes = 0;
 		}
-		json_array_append_new(rels, json_string(PQgetvalue(res, i, 2)));
-		bytes += strtoll(PQgetvalue(res, i, 3), NULL, 10);
+		json_array_append_new(
+			rels, json_string(pgconn_rows_value(res, i, 2)));
+		bytes += strtoll(pgconn_rows_value(res, i, 3), NULL, 10);
 	}
 	if (cur)
 		json_object_set_new(cur, "bytes", json_integer(bytes));
-	PQclear(res);
+	pgconn_rows_free(res);
 	if (known) {
 		json_t *dd = json_object();
 

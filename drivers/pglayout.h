@@ -18,8 +18,8 @@
 #include <stdbool.h>
 
 #include <jansson.h>
-#include <libpq-fe.h>
 
+#include "drivers/pgconn.h"
 #include "src/base/err.h"
 
 /*

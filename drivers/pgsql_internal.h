@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * pgsql_internal.h - what the three files of the PostgreSQL driver share
+ * pgsql_internal.h - what the files of the PostgreSQL driver share
  * and nothing else includes: the connection, the two transaction modes,
  * text parameters written by hand (no printf per transaction), pipelined
  * batches of statements, and the error classification into enum
- * driver_outcome. pgsql.c holds the ops table, connections and the
- * classification; pgsql_proc.c and pgsql_sql.c each run the five
- * transactions one way. Connecting, error lines and oltpmark_meta are
- * the access layer's (drivers/pgconn.h); retries are the engine's.
+ * driver_outcome. pgsql.c holds the ops table and connections;
+ * pgsql_batch.c the parameters, the classification and the batches;
+ * pgsql_route.c the routes; pgsql_proc.c and pgsql_sql.c each run the
+ * five transactions one way. Calls go one way: pgsql.c and the modes
+ * call pgsql_route.c and pgsql_batch.c, pgsql_route.c calls
+ * pgsql_batch.c, and pgsql_batch.c calls none of them. Connecting, error
+ * lines and oltpmark_meta are the access layer's (drivers/pgconn.h);
+ * retries are the engine's.
  */
 #ifndef OLTPMARK_PGSQL_INTERNAL_H
 #define OLTPMARK_PGSQL_INTERNAL_H

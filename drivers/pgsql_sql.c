@@ -318,6 +318,27 @@ static enum driver_outcome sql_abort(struct driver_conn *conn,
 	return oc;
 }
 
+/*
+ * Run the batch; when a statement failed, end the transaction as
+ * sql_abort does and give its outcome. The step of every transaction.
+ */
+static enum driver_outcome
+sql_run(struct driver_conn *conn, struct pgsql_batch *b, struct txn_output *out)
+{
+	enum driver_outcome oc = pgsql_batch_run(conn, b, out);
+
+	return oc == DRIVER_DONE ? oc : sql_abort(conn, b, oc, out);
+}
+
+/* The end of a transaction that committed: free b, report it done. */
+static enum driver_outcome sql_done(struct pgsql_batch *b,
+				    struct txn_output *out)
+{
+	pgsql_batch_clear(b);
+	out->status = TXN_STATUS_OK;
+	return DRIVER_DONE;
+}
+
 /* A result that must hold exactly one row. */
 static bool sql_one_row(const PGresult *res)
 {
@@ -359,9 +380,8 @@ static enum driver_outcome sql_new_order(struct driver_conn *conn,
 	pgsql_params_reset(&p);
 	pgsql_param_int_array(&p, no->ol_i_id, n);
 	pgsql_batch_send(conn, &b, S_NO_ITEMS, &p);
-	oc = pgsql_batch_run(conn, &b, out);
-	if (oc != DRIVER_DONE)
-		return sql_abort(conn, &b, oc, out);
+	if ((oc = sql_run(conn, &b, out)) != DRIVER_DONE)
+		return oc;
 
 	if (!sql_one_row(b.res[1]))
 		oc = pgsql_fail(out, "P0002", "new_order: no warehouse %d",
@@ -423,9 +443,8 @@ static enum driver_outcome sql_new_order(struct driver_conn *conn,
 	pgsql_param_int_array(&p, v_qty, nvalid);
 	pgsql_param_cents_array(&p, v_amount, nvalid);
 	pgsql_batch_send(conn, &b, S_NO_LINES, &p);
-	oc = pgsql_batch_run(conn, &b, out);
-	if (oc != DRIVER_DONE)
-		return sql_abort(conn, &b, oc, out);
+	if ((oc = sql_run(conn, &b, out)) != DRIVER_DONE)
+		return oc;
 	/*
 	 * One row per valid line, in OL_NUMBER order, or a STOCK row was
 	 * missing.
@@ -479,6 +498,44 @@ static int sql_middle_row(const PGresult *res)
 }
 
 /*
+ * A customer by last name, the first round trip of Payment and
+ * Order-Status: send stmt with (w_id, d_id, c_last) after the BEGIN b
+ * holds, run it and take the C_ID of the middle row (clause 2.5.2.2),
+ * then start the next batch of the same transaction in b. DRIVER_DONE
+ * with *c_id, or the failure, the transaction then ended (no such
+ * customer: P0002 "TXN: no customer named ...").
+ */
+static enum driver_outcome sql_by_name(struct driver_conn *conn,
+				       struct pgsql_batch *b, int stmt,
+				       const char *txn, int w_id, int d_id,
+				       const char *c_last, int *c_id,
+				       struct txn_output *out)
+{
+	enum driver_outcome oc;
+	struct pgsql_params p;
+	int row;
+
+	pgsql_params_reset(&p);
+	pgsql_param_int(&p, w_id);
+	pgsql_param_int(&p, d_id);
+	pgsql_param_text(&p, c_last);
+	pgsql_batch_send(conn, b, stmt, &p);
+	if ((oc = sql_run(conn, b, out)) != DRIVER_DONE)
+		return oc;
+	row = sql_middle_row(b->res[1]);
+	if (row < 0)
+		return sql_abort(conn, b,
+				 pgsql_fail(out, "P0002",
+					    "%s: no customer named %s in %d/%d",
+					    txn, c_last, w_id, d_id),
+				 out);
+	*c_id = pgsql_int(b->res[1], row, 0);
+	pgsql_batch_clear(b);
+	pgsql_batch_start(conn, b);
+	return DRIVER_DONE;
+}
+
+/*
  * Payment. By name, round trip 1 finds the customer. Then one round trip
  * updates CUSTOMER (with the BC rule for C_DATA), DISTRICT and WAREHOUSE
  * in that order (the order payment() locks them in: the hottest row,
@@ -493,32 +550,16 @@ static enum driver_outcome sql_payment(struct driver_conn *conn,
 	enum driver_outcome oc;
 	struct pgsql_params p;
 	struct pgsql_batch b;
-	int c_id = py->c_id, row, first = 1;
+	int c_id = py->c_id, first = 1;
 	char h_data[32];
 
 	pgsql_batch_start(conn, &b);
 	sql_send0(conn, &b, S_BEGIN);
 	if (py->by_name) {
-		pgsql_params_reset(&p);
-		pgsql_param_int(&p, py->c_w_id);
-		pgsql_param_int(&p, py->c_d_id);
-		pgsql_param_text(&p, py->c_last);
-		pgsql_batch_send(conn, &b, S_PY_BY_NAME, &p);
-		oc = pgsql_batch_run(conn, &b, out);
+		oc = sql_by_name(conn, &b, S_PY_BY_NAME, "payment", py->c_w_id,
+				 py->c_d_id, py->c_last, &c_id, out);
 		if (oc != DRIVER_DONE)
-			return sql_abort(conn, &b, oc, out);
-		row = sql_middle_row(b.res[1]);
-		if (row < 0)
-			return sql_abort(conn, &b,
-					 pgsql_fail(out, "P0002",
-						    "payment: no customer "
-						    "named %s in %d/%d",
-						    py->c_last, py->c_w_id,
-						    py->c_d_id),
-					 out);
-		c_id = pgsql_int(b.res[1], row, 0);
-		pgsql_batch_clear(&b);
-		pgsql_batch_start(conn, &b);
+			return oc;
 		first = 0;
 	}
 	pgsql_params_reset(&p);
@@ -538,9 +579,8 @@ static enum driver_outcome sql_payment(struct driver_conn *conn,
 	pgsql_param_int(&p, py->w_id);
 	pgsql_param_cents(&p, py->h_amount_cents);
 	pgsql_batch_send(conn, &b, S_PY_WAREHOUSE, &p);
-	oc = pgsql_batch_run(conn, &b, out);
-	if (oc != DRIVER_DONE)
-		return sql_abort(conn, &b, oc, out);
+	if ((oc = sql_run(conn, &b, out)) != DRIVER_DONE)
+		return oc;
 	if (!sql_one_row(b.res[first]))
 		oc = pgsql_fail(out, "P0002", "payment: no customer %d/%d/%d",
 				py->c_w_id, py->c_d_id, c_id);
@@ -569,12 +609,9 @@ static enum driver_outcome sql_payment(struct driver_conn *conn,
 	pgsql_param_text(&p, h_data);
 	pgsql_batch_send(conn, &b, S_PY_HISTORY, &p);
 	sql_send0(conn, &b, S_COMMIT);
-	oc = pgsql_batch_run(conn, &b, out);
-	if (oc != DRIVER_DONE)
-		return sql_abort(conn, &b, oc, out);
-	pgsql_batch_clear(&b);
-	out->status = TXN_STATUS_OK;
-	return DRIVER_DONE;
+	if ((oc = sql_run(conn, &b, out)) != DRIVER_DONE)
+		return oc;
+	return sql_done(&b, out);
 }
 
 /*
@@ -589,7 +626,7 @@ static enum driver_outcome sql_order_status(struct driver_conn *conn,
 	enum driver_outcome oc;
 	struct pgsql_params p;
 	struct pgsql_batch b;
-	int c_id = os->c_id, row;
+	int c_id = os->c_id;
 
 	pgsql_batch_start(conn, &b);
 	sql_send0(conn, &b, S_BEGIN_RO);
@@ -597,40 +634,25 @@ static enum driver_outcome sql_order_status(struct driver_conn *conn,
 	pgsql_param_int(&p, os->w_id);
 	pgsql_param_int(&p, os->d_id);
 	if (os->by_name) {
-		pgsql_param_text(&p, os->c_last);
-		pgsql_batch_send(conn, &b, S_OS_BY_NAME, &p);
-		oc = pgsql_batch_run(conn, &b, out);
+		oc = sql_by_name(conn, &b, S_OS_BY_NAME, "order_status",
+				 os->w_id, os->d_id, os->c_last, &c_id, out);
 		if (oc != DRIVER_DONE)
-			return sql_abort(conn, &b, oc, out);
-		row = sql_middle_row(b.res[1]);
-		if (row < 0)
-			return sql_abort(conn, &b,
-					 pgsql_fail(out, "P0002",
-						    "order_status: no customer "
-						    "named %s in %d/%d",
-						    os->c_last, os->w_id,
-						    os->d_id),
-					 out);
-		c_id = pgsql_int(b.res[1], row, 0);
-		pgsql_batch_clear(&b);
-		pgsql_batch_start(conn, &b);
+			return oc;
 		pgsql_params_reset(&p);
 		pgsql_param_int(&p, os->w_id);
 		pgsql_param_int(&p, os->d_id);
 		pgsql_param_int(&p, c_id);
 		pgsql_batch_send(conn, &b, S_OS_ORDER, &p);
 		sql_send0(conn, &b, S_COMMIT);
-		oc = pgsql_batch_run(conn, &b, out);
-		if (oc != DRIVER_DONE)
-			return sql_abort(conn, &b, oc, out);
+		if ((oc = sql_run(conn, &b, out)) != DRIVER_DONE)
+			return oc;
 	} else {
 		pgsql_param_int(&p, c_id);
 		pgsql_batch_send(conn, &b, S_OS_CUSTOMER, &p);
 		pgsql_batch_send(conn, &b, S_OS_ORDER, &p);
 		sql_send0(conn, &b, S_COMMIT);
-		oc = pgsql_batch_run(conn, &b, out);
-		if (oc != DRIVER_DONE)
-			return sql_abort(conn, &b, oc, out);
+		if ((oc = sql_run(conn, &b, out)) != DRIVER_DONE)
+			return oc;
 		if (!sql_one_row(b.res[1]))
 			/* read-only: the COMMIT changed nothing */
 			return sql_abort(conn, &b,
@@ -640,9 +662,7 @@ static enum driver_outcome sql_order_status(struct driver_conn *conn,
 						    os->w_id, os->d_id, c_id),
 					 out);
 	}
-	pgsql_batch_clear(&b);
-	out->status = TXN_STATUS_OK;
-	return DRIVER_DONE;
+	return sql_done(&b, out);
 }
 
 /*
@@ -674,9 +694,8 @@ static enum driver_outcome sql_delivery(struct driver_conn *conn,
 		pgsql_param_int(&p, i + 1);
 		pgsql_batch_send(conn, &b, S_DY_NEW_ORDER, &p);
 	}
-	oc = pgsql_batch_run(conn, &b, out);
-	if (oc != DRIVER_DONE)
-		return sql_abort(conn, &b, oc, out);
+	if ((oc = sql_run(conn, &b, out)) != DRIVER_DONE)
+		return oc;
 	for (i = 0; i < SQL_DISTRICTS; i++) {
 		if (PQntuples(b.res[1 + i]) != 1) {
 			out->skipped++;
@@ -700,9 +719,8 @@ static enum driver_outcome sql_delivery(struct driver_conn *conn,
 			pgsql_param_int(&p, dy->o_carrier_id);
 			pgsql_batch_send(conn, &b, S_DY_ORDER, &p);
 		}
-		oc = pgsql_batch_run(conn, &b, out);
-		if (oc != DRIVER_DONE)
-			return sql_abort(conn, &b, oc, out);
+		if ((oc = sql_run(conn, &b, out)) != DRIVER_DONE)
+			return oc;
 		for (i = 0; i < nd && oc == DRIVER_DONE; i++) {
 			if (!sql_one_row(b.res[2 * i + 1])) {
 				oc = pgsql_fail(out, "P0002",
@@ -728,9 +746,8 @@ static enum driver_outcome sql_delivery(struct driver_conn *conn,
 			pgsql_param_text(&p, sum[i]);
 			pgsql_batch_send(conn, &b, S_DY_CUSTOMER, &p);
 		}
-		oc = pgsql_batch_run(conn, &b, out);
-		if (oc != DRIVER_DONE)
-			return sql_abort(conn, &b, oc, out);
+		if ((oc = sql_run(conn, &b, out)) != DRIVER_DONE)
+			return oc;
 		for (i = 0; i < nd; i++)
 			if (strcmp(PQcmdTuples(b.res[i]), "1") != 0) {
 				oc = pgsql_fail(out, "P0002",
@@ -771,9 +788,8 @@ static enum driver_outcome sql_stock_level(struct driver_conn *conn,
 	pgsql_param_int(&p, sl->w_id);
 	pgsql_param_int(&p, sl->d_id);
 	pgsql_batch_send(conn, &b, S_SL_DISTRICT, &p);
-	oc = pgsql_batch_run(conn, &b, out);
-	if (oc != DRIVER_DONE)
-		return sql_abort(conn, &b, oc, out);
+	if ((oc = sql_run(conn, &b, out)) != DRIVER_DONE)
+		return oc;
 	if (!sql_one_row(b.res[0]))
 		return sql_abort(conn, &b,
 				 pgsql_fail(out, "P0002",
@@ -788,13 +804,10 @@ static enum driver_outcome sql_stock_level(struct driver_conn *conn,
 	pgsql_param_int(&p, next_o_id);
 	pgsql_param_int(&p, sl->threshold);
 	pgsql_batch_send(conn, &b, S_SL_COUNT, &p);
-	oc = pgsql_batch_run(conn, &b, out);
-	if (oc != DRIVER_DONE)
-		return sql_abort(conn, &b, oc, out);
+	if ((oc = sql_run(conn, &b, out)) != DRIVER_DONE)
+		return oc;
 	out->low_stock = pgsql_int(b.res[0], 0, 0);
-	pgsql_batch_clear(&b);
-	out->status = TXN_STATUS_OK;
-	return DRIVER_DONE;
+	return sql_done(&b, out);
 }
 
 static enum driver_outcome sql_attempt(struct driver_conn *conn,

@@ -1,23 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * registry.c - the table of drivers, looked up by name. Adding a database
- * is one file in drivers/ and one line here.
+ * is one file in drivers/ (drivers/NAME.c defining
+ * `const struct driver_ops driver_NAME` with .name "NAME") and one X(NAME)
+ * in DRIVER_LIST below: the declarations, the lookup table, the names
+ * `--driver` accepts and its --help text are all made from that list.
  */
 #include <string.h>
 
 #include "drivers/driver.h"
 
-extern const struct driver_ops driver_pgsql; /* drivers/pgsql.c */
-extern const struct driver_ops driver_null;  /* drivers/null.c */
-extern const struct driver_ops driver_iosim; /* drivers/iosim.c */
+/* Every driver, in the order --help lists them; the first is the default. */
+#define DRIVER_LIST(X) X(pgsql) X(null) X(iosim)
 
-static const struct driver_ops *const drivers[] = {
-	&driver_pgsql,
-	&driver_null,
-	&driver_iosim,
-};
+#define DRIVER_EXTERN(n)  extern const struct driver_ops driver_##n;
+#define DRIVER_ADDRESS(n) &driver_##n,
+#define DRIVER_NAME(n)	  #n,
+#define DRIVER_HELP(n)	  "|" #n
 
-const char *const driver_names[] = {"pgsql", "null", "iosim", NULL};
+DRIVER_LIST(DRIVER_EXTERN)
+
+static const struct driver_ops *const drivers[] = {DRIVER_LIST(DRIVER_ADDRESS)};
+
+const char *const driver_names[] = {DRIVER_LIST(DRIVER_NAME) NULL};
+
+const char driver_names_bars[] = DRIVER_LIST(DRIVER_HELP);
 
 const struct driver_ops *driver_find(const char *name)
 {

@@ -5,9 +5,12 @@
 #
 # Each layer is a folder and may include only the folders listed for it
 # (its own always). A file in a folder not listed here is an error too, so
-# a new folder must be given its rule before it builds. Prints one line per
-# broken rule ("FILE:LINE: LAYER may not include HEADER") and exits 1, or
-# prints nothing and exits 0.
+# a new folder must be given its rule before it builds. libpq's headers
+# (<libpq-fe.h>, <libpq/...>) may be included only by the files of
+# libpq_files: the access layer (drivers/pgconn*) and the PostgreSQL
+# driver (drivers/pgsql*); everyone else reaches PostgreSQL through
+# drivers/pgconn.h. Prints one line per broken rule ("FILE:LINE: LAYER
+# may not include HEADER") and exits 1, or prints nothing and exits 0.
 # Usage: include-rules.sh [TOP]   (default: the tree this script is in)
 set -uo pipefail
 
@@ -28,6 +31,19 @@ declare -A allowed=(
 	[analysis/compare]="src/base analysis/parsers analysis/common"
 	[src/cmd]="src/base src/probe src/load drivers terminals analysis/parsers analysis/common analysis/report analysis/compare"
 )
+
+# The files that may include libpq's headers (globs from the top).
+libpq_files=('drivers/pgconn*.[ch]' 'drivers/pgsql*.[ch]')
+
+# may_use_libpq FILE: is FILE one of libpq_files?
+may_use_libpq() {
+	local g
+	for g in "${libpq_files[@]}"; do
+		# shellcheck disable=SC2053 # $g is a glob on purpose
+		[[ $1 == $g ]] && return 0
+	done
+	return 1
+}
 
 # layer_of PATH: the layer a file or header belongs to ("" if none).
 layer_of() {
@@ -67,6 +83,14 @@ while IFS= read -r file; do
 		fi
 	done < <(awk '/^#[[:space:]]*include[[:space:]]*"/ {
 		h = $0; sub(/^[^"]*"/, "", h); sub(/".*/, "", h)
+		print FNR ":" h }' "$file")
+	may_use_libpq "$file" && continue
+	while IFS=: read -r line header; do
+		printf '%s:%s: only %s may include <%s>\n' \
+			"$file" "$line" "${libpq_files[*]}" "$header"
+		bad=1
+	done < <(awk '/^#[[:space:]]*include[[:space:]]*<libpq[-\/]/ {
+		h = $0; sub(/^[^<]*</, "", h); sub(/>.*/, "", h)
 		print FNR ":" h }' "$file")
 done < <(find src drivers terminals analysis -name '*.[ch]' | sort)
 exit "$bad"

@@ -20,8 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libpq-fe.h>
-
 #include "drivers/pgconn.h"
 #include "src/base/clock.h"
 #include "src/load/schema_sql.h"
@@ -155,62 +153,51 @@ struct checker {
 	struct err err;		       /* and its message */
 };
 
-/* Append row r of res as "(v1,v2,...)" to buf. */
-static void append_row(char *buf, size_t size, const PGresult *res, int r)
+/* Append row r of rows as "(v1,v2,...)" to buf. */
+static void append_row(char *buf, size_t size, const struct pgconn_rows *rows,
+		       int r)
 {
 	size_t pos = strlen(buf);
 	int f;
 
 	pos += (size_t)snprintf(buf + pos, pos < size ? size - pos : 0, "%s(",
 				pos ? ", " : "");
-	for (f = 0; f < PQnfields(res) && pos < size; f++)
+	for (f = 0; f < pgconn_rows_fields(rows) && pos < size; f++)
 		pos += (size_t)snprintf(
 			buf + pos, size - pos, "%s%s", f ? "," : "",
-			PQgetisnull(res, r, f) ? "NULL"
-					       : PQgetvalue(res, r, f));
+			pgconn_rows_is_null(rows, r, f)
+				? "NULL"
+				: pgconn_rows_value(rows, r, f));
 	if (pos < size)
 		snprintf(buf + pos, size - pos, ")");
+}
+
+/* A row that breaks a condition: count it, keep the first few. */
+static void violation(const struct pgconn_rows *one, void *arg)
+{
+	struct check_outcome *o = arg;
+
+	if (o->rows < CHECK_FIRST_ROWS)
+		append_row(o->first, sizeof(o->first), one, 0);
+	o->rows++;
 }
 
 static void run_condition(PGconn *conn, const struct check_cond *c,
 			  struct check_outcome *o)
 {
 	int64_t t0 = clock_mono_us();
-	PGresult *res;
-	bool failed = false;
+	struct err why = {""};
+	int rc;
 
 	o->error[0] = '\0';
-
-	if (!PQsendQuery(conn, c->sql)) {
-		pgconn_error(NULL, conn, o->error, sizeof(o->error));
-		o->status = CHECK_ERROR;
-		return;
-	}
-	PQsetSingleRowMode(conn);
-	while ((res = PQgetResult(conn))) {
-		switch (PQresultStatus(res)) {
-		case PGRES_SINGLE_TUPLE:
-			if (o->rows < CHECK_FIRST_ROWS)
-				append_row(o->first, sizeof(o->first), res, 0);
-			o->rows++;
-			break;
-		case PGRES_TUPLES_OK:
-		case PGRES_COMMAND_OK:
-			break;
-		default:
-			if (!failed)
-				pgconn_error(res, conn, o->error,
-					     sizeof(o->error));
-			failed = true;
-			break;
-		}
-		PQclear(res);
-	}
+	rc = pgconn_each_row(conn, NULL, c->sql, violation, o, &why);
 	o->seconds = (double)(clock_mono_us() - t0) / 1e6;
-	if (failed)
+	if (rc < 0) {
+		snprintf(o->error, sizeof(o->error), "%s", why.msg);
 		o->status = CHECK_ERROR;
-	else
+	} else {
 		o->status = o->rows ? CHECK_FAIL : CHECK_PASS;
+	}
 }
 
 static void *check_thread(void *arg)
@@ -224,7 +211,7 @@ static void *check_thread(void *arg)
 	if (rc == 0) {
 		rc = pgconn_exec(conn, "session settings", session_sql, &err);
 		if (rc < 0)
-			PQfinish(conn);
+			pgconn_close(conn);
 	}
 	if (rc < 0) {
 		pthread_mutex_lock(&ck->mu);
@@ -245,7 +232,7 @@ static void *check_thread(void *arg)
 			break;
 		run_condition(conn, &ck->conds[i], &ck->out[i]);
 	}
-	PQfinish(conn);
+	pgconn_close(conn);
 	return NULL;
 }
 
@@ -285,7 +272,7 @@ int check_read_meta(const char *conninfo, struct pgconn_meta *meta,
 	rc = pgconn_meta_read(conn, meta, err);
 	if (rc == 0 && layout_map)
 		rc = pgconn_meta_layout_map(conn, layout_map, err);
-	PQfinish(conn);
+	pgconn_close(conn);
 	return rc;
 }
 
@@ -308,7 +295,7 @@ int check_run(const struct check_opts *opts, struct check_outcome *out,
 		rc = pgconn_value(conn, "oltpmark_deliveries_ran()",
 				  "SELECT oltpmark_deliveries_ran()", ran,
 				  sizeof(ran), err);
-	PQfinish(conn);
+	pgconn_close(conn);
 	if (rc < 0)
 		return rc;
 	deliveries = strcmp(ran, "t") == 0;

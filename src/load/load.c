@@ -38,15 +38,12 @@
  */
 #include "src/load/load.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-#include <libpq-fe.h>
 
 #include <jansson.h>
 
@@ -166,7 +163,7 @@ struct loader {
 	atomic_bool failed;		/* stop taking tasks */
 	int rc;				/* first failure, 0 if none */
 	struct err err;			/* and its message */
-	PGcancel **cancel;		/* per job, while connected */
+	struct pgconn_cancel **cancel;	/* per job, while connected */
 	int64_t data_done_us;		/* when the last COPY committed */
 };
 
@@ -238,11 +235,11 @@ static int make_routes(PGconn *conn, const struct layout_ddl *ddl,
 			  schema, sizeof(schema), err);
 	if (rc < 0)
 		return rc;
-	quoted = PQescapeIdentifier(conn, schema, strlen(schema));
+	quoted = pgconn_quote_ident(conn, schema);
 	if (!quoted)
 		return err_set(err, -ENOMEM, "routes: out of memory");
 	rc = routes_sql(ddl, quoted, schema_functions_sql, &sql, err);
-	PQfreemem(quoted);
+	free(quoted);
 	if (rc < 0)
 		return rc;
 	rc = pgconn_exec(conn, "the routes' functions", sql, err);
@@ -348,7 +345,7 @@ static void *job_main(void *arg)
 	if (rc < 0)
 		fail_locked(ld, rc, &err);
 	else
-		ld->cancel[ja->id] = PQgetCancel(conn);
+		ld->cancel[ja->id] = pgconn_cancel_new(conn);
 	for (;;) {
 		struct task *t = NULL;
 
@@ -372,137 +369,20 @@ static void *job_main(void *arg)
 		task_finished(ld, t);
 		pthread_cond_broadcast(&ld->cv);
 	}
-	if (ld->cancel[ja->id]) {
-		PQfreeCancel(ld->cancel[ja->id]);
-		ld->cancel[ja->id] = NULL;
-	}
+	pgconn_cancel_free(ld->cancel[ja->id]);
+	ld->cancel[ja->id] = NULL;
 	pthread_mutex_unlock(&ld->mu);
-	PQfinish(conn);
+	pgconn_close(conn);
 	return NULL;
 }
 
 /* Cancel what every job runs (on failure or stop). Call with mu held. */
 static void cancel_all_locked(struct loader *ld, int njobs)
 {
-	char buf[256];
 	int i;
 
 	for (i = 0; i < njobs; i++)
-		if (ld->cancel[i])
-			PQcancel(ld->cancel[i], buf, sizeof(buf));
-}
-
-/*
- * The table a statement of indexes.sql works on: the name after
- * "ALTER TABLE [IF EXISTS] [ONLY]", or after "ON [ONLY]" in "CREATE
- * [UNIQUE] INDEX ... ON". -1 if none of ours (such a statement waits for
- * every COPY).
- */
-int load_statement_table(const char *sql)
-{
-	char words[24][64];
-	const char *p = sql;
-	int n = 0, i;
-
-	while (*p && n < 24) {
-		size_t len = 0;
-
-		if (p[0] == '-' && p[1] == '-') {
-			p += strcspn(p, "\n");
-			continue;
-		}
-		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '"') {
-			p++;
-			continue;
-		}
-		while (*p && (isalnum((unsigned char)*p) || *p == '_' ||
-			      *p == '"' || *p == '.')) {
-			if (len + 1 < sizeof(words[0]) && *p != '"')
-				words[n][len++] =
-					(char)tolower((unsigned char)*p);
-			p++;
-		}
-		words[n][len] = '\0';
-		if (strcmp(words[n], "only") && strcmp(words[n], "if") &&
-		    strcmp(words[n], "exists"))
-			n++;
-	}
-	if (n >= 3 && !strcmp(words[0], "alter") && !strcmp(words[1], "table"))
-		i = 2;
-	else if (n >= 2 && !strcmp(words[0], "analyze"))
-		i = 1;
-	else if (n >= 1 && !strcmp(words[0], "create"))
-		for (i = 1; i < n && strcmp(words[i - 1], "on"); i++)
-			;
-	else
-		return -1;
-	if (i >= n)
-		return -1;
-	p = strrchr(words[i], '.');
-	return load_table_by_name(p ? p + 1 : words[i]);
-}
-
-/* Whether text holds anything besides whitespace and -- comments. */
-static bool has_sql(const char *s, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len) {
-		if (s[i] == '-' && i + 1 < len && s[i + 1] == '-') {
-			while (i < len && s[i] != '\n')
-				i++;
-		} else if (isspace((unsigned char)s[i])) {
-			i++;
-		} else {
-			return true;
-		}
-	}
-	return false;
-}
-
-/* Whether the line [p, eol) holds only "-- next" (and blanks). */
-static bool is_separator(const char *p, const char *eol)
-{
-	while (p < eol && isspace((unsigned char)*p))
-		p++;
-	while (eol > p && isspace((unsigned char)eol[-1]))
-		eol--;
-	return eol - p == 7 && strncmp(p, "-- next", 7) == 0;
-}
-
-int load_split_statements(const char *text, char **stmts, int max)
-{
-	const char *start = text, *p = text;
-	int n = 0;
-
-	for (;;) {
-		const char *eol = p + strcspn(p, "\n");
-		bool sep = is_separator(p, eol);
-
-		if (sep || !*eol) {
-			const char *end = sep ? p : eol;
-
-			if (has_sql(start, (size_t)(end - start))) {
-				if (n == max) {
-					while (n)
-						free(stmts[--n]);
-					return -E2BIG;
-				}
-				stmts[n] =
-					strndup(start, (size_t)(end - start));
-				if (!stmts[n]) {
-					while (n)
-						free(stmts[--n]);
-					return -ENOMEM;
-				}
-				n++;
-			}
-			if (!*eol)
-				return n;
-			start = eol + 1;
-		}
-		p = eol + 1;
-	}
+		pgconn_cancel_send(ld->cancel[i]);
 }
 
 /*
@@ -789,7 +669,7 @@ static int prepare(PGconn *conn, struct loader *ld, struct load_result *result,
 	const struct load_opts *o = ld->opts;
 	char found[256], seed[32], w[16], c[16];
 	const char *params[5];
-	PGresult *res;
+	struct pgconn_rows *res;
 	int rc;
 
 	if ((rc = pgconn_value(conn, "SHOW wal_level", "SHOW wal_level",
@@ -831,34 +711,32 @@ static int prepare(PGconn *conn, struct loader *ld, struct load_result *result,
 	params[1] = c;
 	params[2] = seed;
 	params[3] = o->version ? o->version : "unknown";
-	res = PQexecParams(conn,
-			   "INSERT INTO oltpmark_meta (status, warehouses, "
-			   "c_load_c_last, seed, version, load_started) "
-			   "VALUES ('loading', $1, $2, $3, $4, now()) "
-			   "RETURNING to_char(localtimestamp, "
-			   "'YYYY-MM-DD HH24:MI:SS')",
-			   4, NULL, params, NULL, NULL, 0);
-	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 ||
-	    strlen(PQgetvalue(res, 0, 0)) != LOAD_TIMESTAMP_LEN) {
-		pgconn_error(res, conn, found, sizeof(found));
-		PQclear(res);
-		rc = err_set(err, -EIO, "creating oltpmark_meta: %s", found);
+	rc = pgconn_query(conn, "creating oltpmark_meta",
+			  "INSERT INTO oltpmark_meta (status, warehouses, "
+			  "c_load_c_last, seed, version, load_started) "
+			  "VALUES ('loading', $1, $2, $3, $4, now()) "
+			  "RETURNING to_char(localtimestamp, "
+			  "'YYYY-MM-DD HH24:MI:SS')",
+			  4, params, &res, err);
+	if (rc < 0)
+		goto fail;
+	if (pgconn_rows_count(res) != 1 ||
+	    strlen(pgconn_rows_value(res, 0, 0)) != LOAD_TIMESTAMP_LEN) {
+		pgconn_rows_free(res);
+		rc = err_set(err, -EIO,
+			     "creating oltpmark_meta: no load timestamp");
 		goto fail;
 	}
-	memcpy(ld->params.now, PQgetvalue(res, 0, 0), LOAD_TIMESTAMP_LEN + 1);
-	PQclear(res);
+	memcpy(ld->params.now, pgconn_rows_value(res, 0, 0),
+	       LOAD_TIMESTAMP_LEN + 1);
+	pgconn_rows_free(res);
 	if (o->layout != LOAD_LAYOUT_SINGLE) {
 		params[0] = load_layout_name(o->layout);
-		res = PQexecParams(conn, "UPDATE oltpmark_meta SET layout = $1",
-				   1, NULL, params, NULL, NULL, 0);
-		if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-			pgconn_error(res, conn, found, sizeof(found));
-			PQclear(res);
-			rc = err_set(err, -EIO, "recording the layout: %s",
-				     found);
+		rc = pgconn_query(conn, "recording the layout",
+				  "UPDATE oltpmark_meta SET layout = $1", 1,
+				  params, NULL, err);
+		if (rc < 0)
 			goto fail;
-		}
-		PQclear(res);
 	}
 	return pgconn_exec(conn, "commit", "COMMIT", err);
 fail:
@@ -949,9 +827,8 @@ static int finish(PGconn *conn, const struct loader *ld,
 		  struct load_result *result, struct err *err)
 {
 	const char *params[1];
-	char size[32], msg[ERR_MSG_MAX];
+	char size[32];
 	json_t *layout;
-	PGresult *res;
 	char *text;
 	int rc;
 
@@ -974,20 +851,13 @@ static int finish(PGconn *conn, const struct loader *ld,
 		return rc;
 	}
 	params[0] = text;
-	res = PQexecParams(conn,
-			   "UPDATE oltpmark_meta SET status = 'loaded', "
-			   "load_finished = clock_timestamp(), layout_map = $1",
-			   1, NULL, params, NULL, NULL, 0);
+	rc = pgconn_query(conn, "marking the database loaded",
+			  "UPDATE oltpmark_meta SET status = 'loaded', "
+			  "load_finished = clock_timestamp(), layout_map = $1",
+			  1, params, NULL, err);
 	free(text);
-	if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-		pgconn_error(res, conn, msg, sizeof(msg));
-		PQclear(res);
-		return err_set(err,
-			       PQstatus(conn) == CONNECTION_BAD ? -ENOTCONN
-								: -EIO,
-			       "marking the database loaded: %s", msg);
-	}
-	PQclear(res);
+	if (rc < 0)
+		return rc;
 	rc = pgconn_value(conn, "database size",
 			  "SELECT pg_database_size(current_database())", size,
 			  sizeof(size), err);
@@ -1111,7 +981,7 @@ int load_run(const struct load_opts *opts, struct load_progress *progress,
 	if (opts->warehouses < 1 || opts->jobs < 1)
 		return err_set(err, -EINVAL,
 			       "need at least 1 warehouse and 1 job");
-	if (!PQisthreadsafe())
+	if (!pgconn_thread_safe())
 		return err_set(err, -ENOTSUP,
 			       "this libpq is not thread-safe: cannot load in "
 			       "parallel");
@@ -1193,7 +1063,7 @@ int load_run(const struct load_opts *opts, struct load_progress *progress,
 		atomic_store(&progress->phase, LOAD_PHASE_FINISH);
 		rc = finish(conn, ld, result, err);
 	}
-	PQfinish(conn);
+	pgconn_close(conn);
 	if (rc == 0) {
 		int64_t now = clock_mono_us();
 

@@ -133,6 +133,9 @@ int load_gen_begin(const struct load_gen_params *p, struct load_sink *sink);
 int load_gen_end(const struct load_gen_params *p, struct load_sink *sink);
 
 /*
+ * The schema files' statements one by one (load_split.c: text only, so
+ * layout_ddl.c uses them without calling into the loader).
+ *
  * Split text in the format of schema/indexes.sql (statements separated by
  * lines holding only "-- next"; groups of nothing but comments and blanks
  * are skipped) into stmts[0..max). Returns the count; each stmts[i] is

@@ -28,6 +28,7 @@
 struct copy_sink {
 	struct load_sink sink;		 /* must be first: flush gets it */
 	PGconn *conn;			 /* the connection in COPY IN state */
+	const char *what;		 /* "COPY relation", for messages */
 	const struct load_copy_job *job; /* progress and stop flags */
 	struct err *err;		 /* where a send failure goes */
 };
@@ -39,40 +40,12 @@ static int copy_flush(struct load_sink *s)
 
 	if (job->failed && atomic_load(job->failed))
 		return -EINTR;
-	if (PQputCopyData(cs->conn, s->buf, (int)s->len) != 1) {
-		char msg[ERR_MSG_MAX];
-
-		pgconn_error(NULL, cs->conn, msg, sizeof(msg));
-		return err_set(cs->err, -EIO, "COPY %s: %s", job->relation,
-			       msg);
-	}
+	if (pgconn_copy_put(cs->conn, cs->what, s->buf, s->len, cs->err) < 0)
+		return -EIO;
 	if (job->bytes)
 		atomic_fetch_add(job->bytes, (int64_t)s->len);
 	s->len = 0;
 	return 0;
-}
-
-/* End the COPY (with errmsg: abort it) and fetch its result. */
-static int copy_end(PGconn *conn, const char *table, const char *errmsg,
-		    struct err *err)
-{
-	PGresult *res;
-	int rc = 0;
-	char msg[ERR_MSG_MAX];
-
-	if (PQputCopyEnd(conn, errmsg) != 1) {
-		pgconn_error(NULL, conn, msg, sizeof(msg));
-		return err_set(err, -EIO, "COPY %s: %s", table, msg);
-	}
-	while ((res = PQgetResult(conn))) {
-		if (PQresultStatus(res) != PGRES_COMMAND_OK && !errmsg &&
-		    rc == 0) {
-			pgconn_error(res, conn, msg, sizeof(msg));
-			rc = err_set(err, -EIO, "COPY %s: %s", table, msg);
-		}
-		PQclear(res);
-	}
-	return rc;
 }
 
 int load_copy_table(PGconn *conn, const struct load_copy_job *job,
@@ -82,8 +55,7 @@ int load_copy_table(PGconn *conn, const struct load_copy_job *job,
 	const char *rel = job->relation;
 	struct copy_sink cs = {.conn = conn, .job = job, .err = err};
 	const char *format;
-	char sql[768];
-	PGresult *res;
+	char sql[768], what[256];
 	int rc = 0, w;
 
 	snprintf(sql, sizeof(sql), "BEGIN; TRUNCATE %s", rel);
@@ -93,21 +65,16 @@ int load_copy_table(PGconn *conn, const struct load_copy_job *job,
 	snprintf(sql, sizeof(sql),
 		 "COPY %s (%s) FROM STDIN WITH (FORMAT %s, FREEZE)", rel,
 		 ti->columns, format);
-	res = PQexec(conn, sql);
-	if (PQresultStatus(res) != PGRES_COPY_IN) {
-		char msg[ERR_MSG_MAX];
-
-		pgconn_error(res, conn, msg, sizeof(msg));
-		PQclear(res);
-		err_set(err, -EIO, "COPY %s: %s", rel, msg);
+	snprintf(what, sizeof(what), "COPY %s", rel);
+	cs.what = what;
+	if (pgconn_copy_start(conn, what, sql, err) < 0) {
 		pgconn_exec(conn, "rollback", "ROLLBACK", NULL);
 		return -EIO;
 	}
-	PQclear(res);
 
 	cs.sink.buf = malloc(COPY_BUF_BYTES);
 	if (!cs.sink.buf) {
-		copy_end(conn, rel, "out of memory", NULL);
+		pgconn_copy_end(conn, what, "out of memory", NULL);
 		pgconn_exec(conn, "rollback", "ROLLBACK", NULL);
 		return err_set(err, -ENOMEM, "COPY %s: out of memory", rel);
 	}
@@ -124,13 +91,14 @@ int load_copy_table(PGconn *conn, const struct load_copy_job *job,
 		err_set(err, rc, "COPY %s: cannot generate rows at '%s'", rel,
 			job->params->now);
 	if (rc < 0) {
-		copy_end(conn, rel,
-			 rc == -EINTR ? "load interrupted" : "load failed",
-			 NULL);
+		pgconn_copy_end(conn, what,
+				rc == -EINTR ? "load interrupted"
+					     : "load failed",
+				NULL);
 		pgconn_exec(conn, "rollback", "ROLLBACK", NULL);
 		return rc;
 	}
-	if ((rc = copy_end(conn, rel, NULL, err)) < 0) {
+	if ((rc = pgconn_copy_end(conn, what, NULL, err)) < 0) {
 		pgconn_exec(conn, "rollback", "ROLLBACK", NULL);
 		return rc;
 	}

@@ -10,8 +10,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include <libpq-fe.h>
-
+#include "drivers/pgconn.h"
 #include "src/base/err.h"
 #include "src/load/load.h"
 

@@ -60,7 +60,7 @@ int routes_qualify(const char *sql, const char *const *schemas,
  * partition's schema oltpmark_pk (made with its tables), the schema
  * oltpmark_pk_remote with its copy, and the route's row.
  * base_schema is the schema of the tables as a quoted identifier (from
- * PQescapeIdentifier). Returns 0 with the text in *out (the caller
+ * pgconn_quote_ident). Returns 0 with the text in *out (the caller
  * frees it), or with err set -EINVAL for a layout without partitions,
  * a schema name holding a single quote or functions naming no table,
  * -ENOMEM.

@@ -153,64 +153,41 @@ int tablespace_check_dirs(const char *const *dirs, int n,
 	return 0;
 }
 
-/* The errno code of a failed statement. */
-static int failure_code(PGconn *conn)
-{
-	return PQstatus(conn) == CONNECTION_BAD ? -ENOTCONN : -EIO;
-}
-
-/* Run sql with text parameters; NULL and err set when it failed. */
-static PGresult *query(PGconn *conn, const char *what, const char *sql,
-		       int nparams, const char *const *params, int *rc,
-		       struct err *err)
-{
-	PGresult *res =
-		PQexecParams(conn, sql, nparams, NULL, params, NULL, NULL, 0);
-	char msg[ERR_MSG_MAX];
-
-	if (PQresultStatus(res) == PGRES_TUPLES_OK ||
-	    PQresultStatus(res) == PGRES_COMMAND_OK)
-		return res;
-	pgconn_error(res, conn, msg, sizeof(msg));
-	PQclear(res);
-	*rc = err_set(err, failure_code(conn), "%s: %s", what, msg);
-	return NULL;
-}
-
 int tablespace_find_old(PGconn *conn, struct tablespace_old *old,
 			struct err *err)
 {
-	PGresult *res;
-	int i, rc = 0;
+	struct pgconn_rows *res;
+	int i, rc;
 
 	memset(old, 0, sizeof(*old));
-	res = query(conn, "looking for the tablespaces of our tables",
-		    "WITH RECURSIVE ours(oid) AS ("
-		    " SELECT to_regclass(n)::oid FROM unnest('{warehouse,"
-		    "district,customer,history,new_order,orders,order_line,"
-		    "item,stock}'::text[]) n WHERE to_regclass(n) IS NOT NULL"
-		    " UNION ALL SELECT i.inhrelid FROM pg_inherits i"
-		    " JOIN ours o ON i.inhparent = o.oid"
-		    "), rels(oid) AS ("
-		    " SELECT oid FROM ours UNION ALL SELECT x.indexrelid"
-		    " FROM pg_index x JOIN ours o ON x.indrelid = o.oid"
-		    ") SELECT t.spcname FROM pg_tablespace t "
-		    "WHERE t.spcname ~ '^oltpmark_ts[0-9]+$' AND EXISTS ("
-		    "SELECT 1 FROM rels r JOIN pg_class c ON c.oid = r.oid "
-		    "WHERE c.reltablespace = t.oid) ORDER BY t.oid",
-		    0, NULL, &rc, err);
-	if (!res)
+	rc = pgconn_query(
+		conn, "looking for the tablespaces of our tables",
+		"WITH RECURSIVE ours(oid) AS ("
+		" SELECT to_regclass(n)::oid FROM unnest('{warehouse,"
+		"district,customer,history,new_order,orders,order_line,"
+		"item,stock}'::text[]) n WHERE to_regclass(n) IS NOT NULL"
+		" UNION ALL SELECT i.inhrelid FROM pg_inherits i"
+		" JOIN ours o ON i.inhparent = o.oid"
+		"), rels(oid) AS ("
+		" SELECT oid FROM ours UNION ALL SELECT x.indexrelid"
+		" FROM pg_index x JOIN ours o ON x.indrelid = o.oid"
+		") SELECT t.spcname FROM pg_tablespace t "
+		"WHERE t.spcname ~ '^oltpmark_ts[0-9]+$' AND EXISTS ("
+		"SELECT 1 FROM rels r JOIN pg_class c ON c.oid = r.oid "
+		"WHERE c.reltablespace = t.oid) ORDER BY t.oid",
+		0, NULL, &res, err);
+	if (rc < 0)
 		return rc;
-	if (PQntuples(res) > LOAD_TABLESPACES_MAX) {
-		PQclear(res);
+	if (pgconn_rows_count(res) > LOAD_TABLESPACES_MAX) {
+		pgconn_rows_free(res);
 		return err_set(err, -E2BIG,
 			       "our tables are in more than %d tablespaces",
 			       LOAD_TABLESPACES_MAX);
 	}
-	for (i = 0; i < PQntuples(res); i++)
+	for (i = 0; i < pgconn_rows_count(res); i++)
 		snprintf(old->name[old->n++], TABLESPACE_NAME_MAX, "%s",
-			 PQgetvalue(res, i, 0));
-	PQclear(res);
+			 pgconn_rows_value(res, i, 0));
+	pgconn_rows_free(res);
 	return 0;
 }
 
@@ -263,7 +240,7 @@ static int server_user(PGconn *conn, uid_t *uid, struct err *err)
 			"--tablespace-dir: the server (%s) is not on "
 			"this machine, where the directories are checked: "
 			"run the load on the server's machine",
-			PQhost(conn));
+			pgconn_host(conn));
 	rc = pgconn_value(conn, "data_directory",
 			  "SELECT current_setting('data_directory')", datadir,
 			  sizeof(datadir), err);
@@ -287,24 +264,24 @@ static int check_names(PGconn *conn, int n, bool drop,
 		       const struct tablespace_old *old, char (*loc)[PATH_MAX],
 		       struct err *err)
 {
-	PGresult *res;
-	int i, j, k, rc = 0;
+	struct pgconn_rows *res;
+	int i, j, k, rc;
 
-	res = query(conn, "looking for existing tablespaces",
-		    "SELECT spcname, pg_tablespace_location(oid), "
-		    "substr(spcname, 12)::int FROM pg_tablespace "
-		    "WHERE spcname ~ '^oltpmark_ts[0-9]{1,9}$'",
-		    0, NULL, &rc, err);
-	if (!res)
+	rc = pgconn_query(conn, "looking for existing tablespaces",
+			  "SELECT spcname, pg_tablespace_location(oid), "
+			  "substr(spcname, 12)::int FROM pg_tablespace "
+			  "WHERE spcname ~ '^oltpmark_ts[0-9]{1,9}$'",
+			  0, NULL, &res, err);
+	if (rc < 0)
 		return rc;
-	for (i = 0; i < PQntuples(res) && rc == 0; i++) {
-		const char *name = PQgetvalue(res, i, 0);
+	for (i = 0; i < pgconn_rows_count(res) && rc == 0; i++) {
+		const char *name = pgconn_rows_value(res, i, 0);
 
-		k = atoi(PQgetvalue(res, i, 2));
+		k = atoi(pgconn_rows_value(res, i, 2));
 		for (j = 0; j < old->n; j++)
 			if (strcmp(old->name[j], name) == 0)
 				snprintf(loc[j], PATH_MAX, "%s",
-					 PQgetvalue(res, i, 1));
+					 pgconn_rows_value(res, i, 1));
 		if (in_old(old, name) && !drop)
 			rc = err_set(err, -EEXIST,
 				     "tablespace %s holds this database's "
@@ -316,9 +293,9 @@ static int check_names(PGconn *conn, int n, bool drop,
 				     "does not hold this database's tables: "
 				     "drop it (DROP TABLESPACE %s) or load "
 				     "into another cluster",
-				     name, PQgetvalue(res, i, 1), name);
+				     name, pgconn_rows_value(res, i, 1), name);
 	}
-	PQclear(res);
+	pgconn_rows_free(res);
 	return rc;
 }
 
@@ -328,29 +305,25 @@ static int check_empty(PGconn *conn, const struct tablespace_dir *d, bool drop,
 		       struct err *err)
 {
 	const char *params[1] = {d->path};
-	char msg[ERR_MSG_MAX];
-	PGresult *res;
+	struct err why = {""};
+	struct pgconn_rows *res;
 	long all, other;
-	int j;
+	int j, rc;
 
-	res = PQexecParams(conn,
-			   "SELECT count(*), count(*) FILTER (WHERE f !~ "
-			   "'^PG_') FROM pg_ls_dir($1) f",
-			   1, NULL, params, NULL, NULL, 0);
-	if (PQresultStatus(res) != PGRES_TUPLES_OK) {
-		pgconn_error(res, conn, msg, sizeof(msg));
-		PQclear(res);
-		if (PQstatus(conn) == CONNECTION_BAD)
-			return err_set(err, -ENOTCONN, "listing %s: %s",
-				       d->given, msg);
+	rc = pgconn_query(conn, NULL,
+			  "SELECT count(*), count(*) FILTER (WHERE f !~ "
+			  "'^PG_') FROM pg_ls_dir($1) f",
+			  1, params, &res, &why);
+	if (rc == -ENOTCONN || rc == -ENOMEM)
+		return err_set(err, rc, "listing %s: %s", d->given, why.msg);
+	if (rc < 0)
 		return err_set(err, -EINVAL,
 			       "the server cannot use tablespace directory "
 			       "'%s': %s",
-			       d->given, msg);
-	}
-	all = strtol(PQgetvalue(res, 0, 0), NULL, 10);
-	other = strtol(PQgetvalue(res, 0, 1), NULL, 10);
-	PQclear(res);
+			       d->given, why.msg);
+	all = strtol(pgconn_rows_value(res, 0, 0), NULL, 10);
+	other = strtol(pgconn_rows_value(res, 0, 1), NULL, 10);
+	pgconn_rows_free(res);
 	if (all == 0)
 		return 0;
 	if (drop && other == 0)
@@ -419,18 +392,17 @@ int tablespace_create(PGconn *conn, const struct tablespace_dir *dirs, int n,
 	int i, rc = 0;
 
 	for (i = 0; i < n && rc == 0; i++) {
-		char *loc = PQescapeLiteral(conn, dirs[i].path,
-					    strlen(dirs[i].path));
+		char *loc = pgconn_quote_literal(conn, dirs[i].path);
 		char *sql;
 
 		snprintf(names[i], sizeof(names[i]), "%s", dirs[i].name);
 		if (!loc || asprintf(&sql, "CREATE TABLESPACE %s LOCATION %s",
 				     dirs[i].name, loc) < 0) {
-			PQfreemem(loc);
+			free(loc);
 			rc = err_set(err, -ENOMEM, "out of memory");
 			break;
 		}
-		PQfreemem(loc);
+		free(loc);
 		snprintf(what, sizeof(what), "creating tablespace %s in %s",
 			 dirs[i].name, dirs[i].given);
 		rc = pgconn_exec(conn, what, sql, err);

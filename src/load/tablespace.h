@@ -26,8 +26,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include <libpq-fe.h>
-
+#include "drivers/pgconn.h"
 #include "src/base/err.h"
 #include "src/load/load.h"
 

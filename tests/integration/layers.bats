@@ -62,3 +62,23 @@ copy_tree() {
 	[ "$status" -eq 1 ]
 	[[ $output == *"analysis/new/x.c: in no layer"* ]]
 }
+
+@test "libpq included outside the access layer and the pgsql driver is caught" {
+	copy_tree "$BATS_TEST_TMPDIR/t"
+	printf '#include <libpq-fe.h>\n' >>"$BATS_TEST_TMPDIR/t/src/load/load.c"
+	printf '#include <libpq/libpq-fs.h>\n' >>"$BATS_TEST_TMPDIR/t/drivers/pglayout.c"
+	printf '#  include <libpq-fe.h>\n' >>"$BATS_TEST_TMPDIR/t/src/cmd/cmd_load.c"
+	run bash "$top/tests/include-rules.sh" "$BATS_TEST_TMPDIR/t"
+	[ "$status" -eq 1 ]
+	[[ $output == *"src/load/load.c:"*"may include <libpq-fe.h>"* ]]
+	[[ $output == *"drivers/pglayout.c:"*"may include <libpq/libpq-fs.h>"* ]]
+	[[ $output == *"src/cmd/cmd_load.c:"*"may include <libpq-fe.h>"* ]]
+}
+
+@test "libpq in the access layer and the pgsql driver is allowed" {
+	copy_tree "$BATS_TEST_TMPDIR/t"
+	printf '#include <libpq-fe.h>\n' >>"$BATS_TEST_TMPDIR/t/drivers/pgsql_route.c"
+	run bash "$top/tests/include-rules.sh" "$BATS_TEST_TMPDIR/t"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}

@@ -7,7 +7,9 @@
 # oltpmark-load, oltpmark-check and oltpmark-run, whatever the conninfo
 # says; a bare database name means the same to load, check and run (the
 # PG* variables of helpers.bash supply the rest); `check --meta` prints
-# oltpmark_meta. The tests share database "bare" and run in file order.
+# oltpmark_meta; the check's row-by-row scan (pgconn_each_row) reports
+# the rows that break a condition and the server's line for a failure.
+# The tests share database "bare" and run in file order.
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -191,6 +193,31 @@ apps() {
 	[ "$(apps)" = oltpmark-run ]
 	wait "$BG_PID"
 	BG_PID=
+}
+
+@test "the check's row-by-row scan: a broken condition lists its rows, a failing one the server's line" {
+	local db="$OLTPMARK_CONNINFO dbname=bare"
+
+	# a district whose next order id is off: condition 2 has one row
+	psql_value "UPDATE district SET d_next_o_id = d_next_o_id + 5
+		     WHERE d_w_id = 1 AND d_id = 3" "$db"
+	run "$OLTPMARK" check --quick --conninfo bare
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ $output == *" FAIL "*"(1 row; first: (1,3"* ]]
+	# a statement the server refuses: the condition is an ERROR with its line
+	psql_value "ALTER TABLE district RENAME COLUMN d_next_o_id TO next_o_id_x" "$db"
+	run "$OLTPMARK" check --quick --conninfo bare
+	echo "$output"
+	psql_value "ALTER TABLE district RENAME COLUMN next_o_id_x TO d_next_o_id" "$db"
+	psql_value "UPDATE district SET d_next_o_id = d_next_o_id - 5
+		     WHERE d_w_id = 1 AND d_id = 3" "$db"
+	[ "$status" -eq 1 ]
+	[[ $output == *" ERROR "*"d_next_o_id"*"does not exist)"* ]]
+	# and the database is whole again
+	run "$OLTPMARK" check --quick --conninfo bare
+	echo "$output"
+	[ "$status" -eq 0 ]
 }
 
 @test "check --meta prints a load under way, and refuses a database that has none" {

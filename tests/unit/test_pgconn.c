@@ -4,7 +4,10 @@
  * (drivers/pgconn.h) that need no server: which connection strings are
  * taken (a bare database name included) and how they are recorded without
  * a password, the first line of an error, and oltpmark_meta from its
- * key/value pairs and back.
+ * key/value pairs and back; and what the statements, rows, quoting,
+ * cancelling and COPY of pgconn_query.c do with no result, no
+ * connection or a connection that failed (a socket where no server
+ * listens). What they do with a server is tests/integration/pgconn.bats'.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +17,10 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <libpq-fe.h> /* only to make a failed connection */
 
 #include "drivers/pgconn.h"
 
@@ -307,6 +313,127 @@ static void test_meta_parse_twice(void **state)
 	assert_non_null(strstr(err.msg, "twice"));
 }
 
+/* No rows (a failed query leaves *rows NULL): empty, NULL, harmless. */
+static void test_rows_none(void **state)
+{
+	(void)state;
+	assert_int_equal(pgconn_rows_count(NULL), 0);
+	assert_int_equal(pgconn_rows_fields(NULL), 0);
+	assert_string_equal(pgconn_rows_value(NULL, 0, 0), "");
+	assert_true(pgconn_rows_is_null(NULL, 0, 0));
+	pgconn_rows_free(NULL);
+}
+
+/* No connection: lost, no host, closing and cancelling do nothing. */
+static void test_no_connection(void **state)
+{
+	(void)state;
+	assert_true(pgconn_lost(NULL));
+	assert_string_equal(pgconn_host(NULL), "");
+	assert_string_equal(pgconn_hostaddr(NULL), "");
+	assert_true(pgconn_thread_safe());
+	assert_null(pgconn_cancel_new(NULL));
+	pgconn_cancel_send(NULL);
+	pgconn_cancel_free(NULL);
+	pgconn_close(NULL);
+}
+
+/* A connection to a socket where no server listens: CONNECTION_BAD. */
+static PGconn *failed_connection(void)
+{
+	PGconn *conn = PQconnectdb("host=/nonexistent-oltpmark port=1 "
+				   "connect_timeout=1");
+
+	assert_non_null(conn);
+	assert_int_equal(PQstatus(conn), CONNECTION_BAD);
+	return conn;
+}
+
+/* A row of a scan that must give none. */
+static void never_row(const struct pgconn_rows *one, void *arg)
+{
+	(void)one;
+	(void)arg;
+	fail_msg("a row from a failed connection");
+}
+
+/* Every statement on a lost connection fails with what, not a crash. */
+static void test_failed_connection(void **state)
+{
+	const char *params[1] = {"x"};
+	/* not NULL, so that the test sees the failure set it to NULL */
+	struct pgconn_rows *rows = (struct pgconn_rows *)&rows;
+	PGconn *conn = failed_connection();
+	struct err err = {""};
+
+	(void)state;
+	assert_true(pgconn_lost(conn));
+	assert_string_equal(pgconn_host(conn), "/nonexistent-oltpmark");
+
+	assert_int_equal(pgconn_query(conn, "reading x", "SELECT $1::text", 1,
+				      params, &rows, &err),
+			 -ENOTCONN);
+	assert_null(rows);
+	assert_true(strncmp(err.msg, "reading x: ", 11) == 0);
+	assert_true(strlen(err.msg) > 11);
+
+	/* without what: the line alone; without err: only the code */
+	assert_int_equal(
+		pgconn_query(conn, NULL, "SELECT 1", 0, NULL, NULL, &err),
+		-ENOTCONN);
+	assert_true(strncmp(err.msg, "reading x", 9) != 0);
+	assert_int_equal(
+		pgconn_query(conn, "q", "SELECT 1", 0, NULL, NULL, NULL),
+		-ENOTCONN);
+
+	assert_int_equal(pgconn_each_row(conn, "scan", "SELECT 1", never_row,
+					 NULL, &err),
+			 -ENOTCONN);
+	assert_true(strncmp(err.msg, "scan: ", 6) == 0);
+
+	assert_int_equal(
+		pgconn_copy_start(conn, "COPY t", "COPY t FROM STDIN", &err),
+		-EIO);
+	assert_true(strncmp(err.msg, "COPY t: ", 8) == 0);
+	assert_int_equal(pgconn_copy_put(conn, "COPY t", "1\n", 2, &err), -EIO);
+	assert_int_equal(pgconn_copy_end(conn, "COPY t", NULL, &err), -EIO);
+	assert_true(strncmp(err.msg, "COPY t: ", 8) == 0);
+	assert_null(pgconn_cancel_new(conn));
+	pgconn_close(conn);
+}
+
+/* Quoting follows the connection's encoding: it works on any conn. */
+static void test_quote(void **state)
+{
+	static const struct {
+		const char *in, *ident, *literal;
+	} cases[] = {
+		{"plain", "\"plain\"", "'plain'"},
+		{"a\"b", "\"a\"\"b\"", "'a\"b'"},
+		{"it's", "\"it's\"", "'it''s'"},
+		{"/srv/ts 1", "\"/srv/ts 1\"", "'/srv/ts 1'"},
+		{"back\\slash", "\"back\\slash\"", " E'back\\\\slash'"},
+	};
+	PGconn *conn = failed_connection();
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *id = pgconn_quote_ident(conn, cases[i].in);
+		char *lit = pgconn_quote_literal(conn, cases[i].in);
+
+		assert_non_null(id);
+		assert_non_null(lit);
+		assert_string_equal(id, cases[i].ident);
+		assert_string_equal(lit, cases[i].literal);
+		free(id); /* plain malloc: no PQfreemem for the caller */
+		free(lit);
+	}
+	assert_null(pgconn_quote_ident(NULL, "x"));
+	assert_null(pgconn_quote_literal(NULL, "x"));
+	pgconn_close(conn);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -320,6 +447,10 @@ int main(void)
 		cmocka_unit_test(test_meta_parse_rejects),
 		cmocka_unit_test(test_meta_parse_layout),
 		cmocka_unit_test(test_meta_parse_twice),
+		cmocka_unit_test(test_rows_none),
+		cmocka_unit_test(test_no_connection),
+		cmocka_unit_test(test_failed_connection),
+		cmocka_unit_test(test_quote),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
