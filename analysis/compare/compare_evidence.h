@@ -167,6 +167,13 @@ const char *compare_evidence_source_name(enum cev_source source);
 /* The file below a run directory a source reads ("sys/lock_stat.txt"). */
 const char *compare_evidence_source_file(enum cev_source source);
 
+/*
+ * Whether every source's file is a file of its hook in run/hooks.tsv
+ * (analysis/common/evsource.h): 0, or -EINVAL with err naming the first
+ * that is not (the unit test's check).
+ */
+int compare_evidence_sources_check(struct err *err);
+
 /* Whether a source gives lock tables (struct cev_locks), not profiles. */
 bool compare_evidence_source_is_lock(enum cev_source source);
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/common/evsource.h"
 #include "analysis/parsers/parse_lockstat.h"
 #include "analysis/parsers/parse_perf.h"
 #include "analysis/parsers/parse_perflock.h"
@@ -549,6 +550,7 @@ const struct cev_lock *compare_evidence_lock_find(const struct cev_locks *l,
  * all the same way (read_source()); adding a source is adding a row.
  */
 static const struct source_desc {
+	const char *hook; /* its row of run/hooks.tsv (evsource.h) */
 	const char *name; /* compare_evidence_source_name() */
 	const char *file; /* below the run directory */
 	bool locks;	  /* gives lock tables, else profiles */
@@ -560,17 +562,18 @@ static const struct source_desc {
 	int (*collect)(struct cev *ev, const struct runset_run *run,
 		       const void *data, struct collected *out);
 } sources[CEV_SOURCE_NR] = {
-	[CEV_READPROFILE] = {"readprofile", "sys/readprofile.txt", false,
+	[CEV_READPROFILE] = {"readprofile", "readprofile",
+			     "sys/readprofile.txt", false,
 			     sizeof(struct rprof_profile),
 			     parse_readprofile_merged, release_readprofile,
 			     collect_readprofile},
-	[CEV_PERF] = {"perf", "sys/perf-report.txt", false,
+	[CEV_PERF] = {"perf-profile", "perf", "sys/perf-report.txt", false,
 		      sizeof(struct perf_report), parse_perf_merged,
 		      release_perf, collect_perf},
-	[CEV_LOCK_STAT] = {"lock_stat", "sys/lock_stat.txt", true,
+	[CEV_LOCK_STAT] = {"lockstat", "lock_stat", "sys/lock_stat.txt", true,
 			   sizeof(struct lockstat_data), parse_lockstat_stream,
 			   release_lockstat, collect_lockstat},
-	[CEV_PERF_LOCK] = {"perf lock", "sys/perf-lock.txt", true,
+	[CEV_PERF_LOCK] = {"perf-lock", "perf lock", "sys/perf-lock.txt", true,
 			   sizeof(struct perflock_data), parse_perflock_stream,
 			   release_perflock, collect_perflock},
 };
@@ -583,6 +586,23 @@ const char *compare_evidence_source_name(enum cev_source source)
 const char *compare_evidence_source_file(enum cev_source source)
 {
 	return (unsigned)source < CEV_SOURCE_NR ? sources[source].file : "";
+}
+
+int compare_evidence_sources_check(struct err *err)
+{
+	int i;
+
+	for (i = 0; i < CEV_SOURCE_NR; i++) {
+		const struct source_desc *d = &sources[i];
+
+		if (strncmp(d->file, "sys/", 4) ||
+		    !evsource_has_file(evsource_find(d->hook), d->file + 4))
+			return err_set(err, -EINVAL,
+				       "compare reads %s of hook %s, which "
+				       "run/hooks.tsv does not list",
+				       d->file, d->hook);
+	}
+	return 0;
 }
 
 bool compare_evidence_source_is_lock(enum cev_source source)

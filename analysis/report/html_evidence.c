@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/common/evsource.h"
 #include "analysis/parsers/parse_diskstats.h"
 #include "analysis/parsers/parse_interrupts.h"
 #include "analysis/parsers/parse_iostat.h"
@@ -26,15 +27,16 @@
 #include "analysis/parsers/parse_vmstat.h"
 #include "analysis/report/devices.h"
 
-/* ---- system evidence ---- */
-
 /*
- * Each hook is one row of ev_sources[] below: which files it leaves,
- * how they are read (read(), filling a struct of size bytes, which
- * release() frees) and how the result is shown (show()). A hook without
- * a parser (size 0) has show() read its files itself. section_evidence()
- * does the rest for every hook alike: the skip reason, "no output", the
- * note when read() fails, the problems the hook reported.
+ * The hooks, their titles and the files they leave are the rows of
+ * run/hooks.tsv (analysis/common/evsource.h), in its order. A hook may
+ * have a row of ev_views[] below: how its files are read (read(),
+ * filling a struct of size bytes, which release() frees) and shown
+ * (show()); a view without a parser (size 0) has show() read the files
+ * itself, and a hook without a view has the first lines of each of its
+ * files shown. html_evidence_section() does the rest for every hook
+ * alike: the skip reason, "no output", the note when read() fails, the
+ * problems the hook reported.
  */
 
 /* Mean of a vmstat column over the window (or all samples). */
@@ -648,15 +650,19 @@ static void show_devices(struct html_ctx *c, const void *data)
 	devices_write_html(c->f, data);
 }
 
-/* A hook, the files it leaves in sys/, and how to read and show them. */
-struct ev_source {
-	const char *hook;     /* hook name: NAME.skipped, NAME.err; NULL for
-				 a section made of several hooks' files,
-				 always shown */
-	const char *from;     /* with hook NULL: what it is made of */
-	const char *title;    /* section title */
-	const char *files[4]; /* any of these present: the hook ran */
-	size_t size;	      /* bytes read() fills; 0: no parser */
+/*
+ * How report.html reads and shows a hook's files, beyond their first
+ * lines. The hooks, their titles and files are run/hooks.tsv
+ * (evsource.h); a hook without a row here has its files' first lines
+ * shown. A view with hook NULL is made of several hooks' files: it
+ * comes after the hook named by after, always shown.
+ */
+struct ev_view {
+	const char *hook;  /* the row of run/hooks.tsv; NULL: see after */
+	const char *after; /* with hook NULL: shown after this hook */
+	const char *title; /* with hook NULL: section title */
+	const char *from;  /* with hook NULL: what it is made of */
+	size_t size;	   /* bytes read() fills; 0: no parser */
 	/* parse the hook's files into data (zeroed, size bytes) */
 	int (*read)(struct html_ctx *c, void *data, struct err *err);
 	void (*release)(void *data); /* free what read() left in data */
@@ -667,74 +673,54 @@ struct ev_source {
 	void (*show)(struct html_ctx *c, const void *data);
 };
 
-static const struct ev_source ev_sources[] = {
-	{.hook = "sysinfo",
-	 .title = "System information",
-	 .files = {"sysinfo.txt"},
-	 .show = show_sysinfo},
+static const struct ev_view ev_views[] = {
+	{.hook = "sysinfo", .show = show_sysinfo},
 	{.hook = "vmstat",
-	 .title = "vmstat",
-	 .files = {"vmstat.txt"},
 	 .size = sizeof(struct vmstat_series),
 	 .read = read_vmstat,
 	 .release = release_vmstat,
 	 .fail = "vmstat.txt does not parse",
 	 .show = show_vmstat},
 	{.hook = "iostat",
-	 .title = "iostat",
-	 .files = {"iostat.json", "iostat.txt"},
 	 .size = sizeof(struct iostat_data),
 	 .read = read_iostat,
 	 .release = release_iostat,
 	 .fail = "iostat output does not parse",
 	 .show = show_iostat},
 	{.hook = "interrupts",
-	 .title = "Interrupts",
-	 .files = {"interrupts.start", "interrupts.stop"},
 	 .size = sizeof(struct ev_interrupts),
 	 .read = read_interrupts,
 	 .release = release_interrupts,
 	 .fail = "interrupts not shown",
 	 .show = show_interrupts},
 	{.hook = "diskstats",
-	 .title = "Disk statistics (/proc/diskstats)",
-	 .files = {"diskstats.start", "diskstats.stop"},
 	 .size = sizeof(struct ev_diskstats),
 	 .read = read_diskstats,
 	 .release = release_diskstats,
 	 .fail = "diskstats not shown",
 	 .show = show_diskstats},
-	{.title = "Devices under the database",
+	{.after = "diskstats",
+	 .title = "Devices under the database",
 	 .from = "meta.json server.layout, iostat, diskstats",
 	 .size = sizeof(struct dbdevices),
 	 .read = read_devices,
 	 .release = release_devices,
 	 .fail = "devices not shown",
 	 .show = show_devices},
-	{.hook = "pg-stats",
-	 .title = "PostgreSQL statistics",
-	 .files = {"pg_wait_events.csv", "pg_stat_database.start.csv",
-		   "pg_stat_bgwriter.start.csv"},
-	 .show = show_pgstats},
+	{.hook = "pg-stats", .show = show_pgstats},
 	{.hook = "readprofile",
-	 .title = "Kernel profile (readprofile)",
-	 .files = {"readprofile.txt"},
 	 .size = sizeof(struct rprof_profile),
 	 .read = read_readprofile,
 	 .release = release_readprofile,
 	 .fail = "readprofile.txt does not parse",
 	 .show = show_readprofile},
 	{.hook = "lockstat",
-	 .title = "Lock statistics (/proc/lock_stat)",
-	 .files = {"lock_stat.txt"},
 	 .size = sizeof(struct lockstat_data),
 	 .read = read_lockstat,
 	 .release = release_lockstat,
 	 .fail = "lock_stat.txt does not parse",
 	 .show = show_lockstat},
 	{.hook = "perf-profile",
-	 .title = "perf profile",
-	 .files = {"perf-report.txt"},
 	 .size = sizeof(struct perf_report),
 	 .read = read_perf,
 	 .release = release_perf,
@@ -742,14 +728,11 @@ static const struct ev_source ev_sources[] = {
 	 .raw_file = "perf-report.txt",
 	 .raw_what = "perf report by symbol",
 	 .show = show_perf},
-	{.hook = "perf-lock",
-	 .title = "perf lock contention",
-	 .files = {"perf-lock.txt"},
-	 .show = show_perf_lock},
+	{.hook = "perf-lock", .show = show_perf_lock},
 };
 
 /* Read a hook's files with its parser and show them, or say why not. */
-static void ev_show(struct html_ctx *c, const struct ev_source *h)
+static void ev_show(struct html_ctx *c, const struct ev_view *h)
 {
 	struct err err;
 	void *data;
@@ -788,11 +771,77 @@ static void first_line(const char *path, char *out, size_t size)
 	fclose(in);
 }
 
+#define EV_NVIEWS (sizeof(ev_views) / sizeof(ev_views[0]))
+
+/* The view of hook, or NULL: its files' first lines are shown. */
+static const struct ev_view *view_of(const char *hook)
+{
+	size_t i;
+
+	for (i = 0; i < EV_NVIEWS; i++)
+		if (ev_views[i].hook && strcmp(ev_views[i].hook, hook) == 0)
+			return &ev_views[i];
+	return NULL;
+}
+
+/* A hook without a view: the first lines of each file it left. */
+static void ev_files(struct html_ctx *c, const struct evsource *s)
+{
+	size_t k;
+
+	for (k = 0; s->files[k]; k++)
+		if (html_ctx_sys_exists(c, s->files[k]))
+			ev_raw(c, s->files[k], "Output");
+}
+
+/* One hook's part: skipped, no output, or its files; then its .err. */
+static void ev_hook(struct html_ctx *c, const struct evsource *s)
+{
+	const struct ev_view *v = view_of(s->hook);
+	FILE *f = c->f;
+	char name[96], path[PATH_MAX], reason[512];
+	bool any = false;
+	size_t k;
+
+	fprintf(f, "<h3>%s <span class=\"sub\">(hook %s)</span></h3>\n",
+		s->title, s->hook);
+	snprintf(name, sizeof(name), "%s.skipped", s->hook);
+	html_ctx_sys_path(c, name, path, sizeof(path));
+	if (access(path, F_OK) == 0) {
+		first_line(path, reason, sizeof(reason));
+		html_ctx_note(f, "skip", "Skipped: %s",
+			      reason[0] ? reason : "(no reason given)");
+	} else {
+		for (k = 0; s->files[k]; k++)
+			if (html_ctx_sys_exists(c, s->files[k]))
+				any = true;
+		if (!any)
+			html_ctx_note(f, "sub",
+				      "No output (the hook did "
+				      "not run).");
+		else if (v)
+			ev_show(c, v);
+		else
+			ev_files(c, s);
+	}
+	snprintf(name, sizeof(name), "%s.err", s->hook);
+	html_ctx_sys_path(c, name, path, sizeof(path));
+	if (access(path, F_OK) == 0) {
+		fprintf(f,
+			"<details><summary>sys/%s: problems the "
+			"hook reported</summary>\n",
+			name);
+		html_ctx_pre_file(c, path, HTML_RAW_LINES, NULL);
+		fputs("</details>\n", f);
+	}
+}
+
 void html_evidence_section(struct html_ctx *c)
 {
+	const struct evsource *src;
 	FILE *f = c->f;
 	struct stat st;
-	size_t i;
+	size_t i, k, n;
 
 	fputs("<h2 id=\"evidence\">System evidence</h2>\n", f);
 	if (stat(c->sys, &st) < 0 || !S_ISDIR(st.st_mode)) {
@@ -802,47 +851,48 @@ void html_evidence_section(struct html_ctx *c)
 			      "evidence.");
 		return;
 	}
-	for (i = 0; i < sizeof(ev_sources) / sizeof(ev_sources[0]); i++) {
-		const struct ev_source *h = &ev_sources[i];
-		char name[96], path[PATH_MAX], reason[512];
-		bool any = false;
-		int k;
+	src = evsource_table(&n);
+	for (i = 0; i < n; i++) {
+		if (!src[i].title)
+			continue;
+		ev_hook(c, &src[i]);
+		for (k = 0; k < EV_NVIEWS; k++) {
+			const struct ev_view *v = &ev_views[k];
 
-		if (!h->hook) {
+			if (v->hook || strcmp(v->after, src[i].hook))
+				continue;
 			fprintf(f,
 				"<h3>%s <span class=\"sub\">(%s)</span></h3>\n",
-				h->title, h->from);
-			ev_show(c, h);
-			continue;
-		}
-		fprintf(f, "<h3>%s <span class=\"sub\">(hook %s)</span></h3>\n",
-			h->title, h->hook);
-		snprintf(name, sizeof(name), "%s.skipped", h->hook);
-		html_ctx_sys_path(c, name, path, sizeof(path));
-		if (access(path, F_OK) == 0) {
-			first_line(path, reason, sizeof(reason));
-			html_ctx_note(f, "skip", "Skipped: %s",
-				      reason[0] ? reason : "(no reason given)");
-		} else {
-			for (k = 0; k < 4 && h->files[k]; k++)
-				if (html_ctx_sys_exists(c, h->files[k]))
-					any = true;
-			if (any)
-				ev_show(c, h);
-			else
-				html_ctx_note(f, "sub",
-					      "No output (the hook did "
-					      "not run).");
-		}
-		snprintf(name, sizeof(name), "%s.err", h->hook);
-		html_ctx_sys_path(c, name, path, sizeof(path));
-		if (access(path, F_OK) == 0) {
-			fprintf(f,
-				"<details><summary>sys/%s: problems the "
-				"hook reported</summary>\n",
-				name);
-			html_ctx_pre_file(c, path, HTML_RAW_LINES, NULL);
-			fputs("</details>\n", f);
+				v->title, v->from);
+			ev_show(c, v);
 		}
 	}
+}
+
+int html_evidence_check(struct err *err)
+{
+	const struct evsource *s;
+	size_t i;
+
+	if (evsource_bad_rows())
+		return err_set(err, -EINVAL,
+			       "run/hooks.tsv: %zu rows cannot be read",
+			       evsource_bad_rows());
+	for (i = 0; i < EV_NVIEWS; i++) {
+		const char *hook =
+			ev_views[i].hook ? ev_views[i].hook : ev_views[i].after;
+
+		s = evsource_find(hook);
+		if (!s)
+			return err_set(err, -EINVAL,
+				       "report.html shows hook %s, which "
+				       "run/hooks.tsv does not name",
+				       hook);
+		if (!s->title)
+			return err_set(err, -EINVAL,
+				       "report.html shows hook %s, which has "
+				       "no title in run/hooks.tsv",
+				       hook);
+	}
+	return 0;
 }
