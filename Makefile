@@ -29,7 +29,8 @@ SOURCES := $(sort $(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
 # by hand after a load (docs/schema.md says why it is not the default).
 SCHEMA_SQL := $(addprefix schema/,tables.sql meta.sql indexes.sql \
 	functions.sql checks.sql analyze.sql)
-GEN_SOURCES := build/gen/schema_sql.c
+# run/hooks.tsv, the evidence sources, as one C string (evsource.h).
+GEN_SOURCES := build/gen/schema_sql.c build/gen/evsource_tsv.c
 OBJS := $(patsubst %.c,build/obj/%.o,$(SOURCES) $(GEN_SOURCES))
 ASAN_OBJS := $(patsubst %.c,build/asan/%.o,$(SOURCES) $(GEN_SOURCES))
 LIB_OBJS := $(filter-out build/obj/src/cmd/main.o,$(OBJS))
@@ -83,6 +84,11 @@ build/gen/schema_sql.c: $(SCHEMA_SQL) tests/embed-sql.sh
 	@mkdir -p $(dir $@)
 	@echo "  GEN     $@"
 	$(Q)bash tests/embed-sql.sh $(SCHEMA_SQL) > $@.tmp && mv $@.tmp $@
+
+build/gen/evsource_tsv.c: run/hooks.tsv tests/embed-tsv.sh
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q)bash tests/embed-tsv.sh $< > $@.tmp && mv $@.tmp $@
 
 build/obj/build/gen/%.o: build/gen/%.c
 	@mkdir -p $(dir $@)

@@ -39,7 +39,12 @@ static const char style[] =
 	"figure img{max-width:100%;border:1px solid #eee}"
 	"figcaption{color:#555;font-size:.9em}"
 	"tr.storage td{background:#fff3e0;font-weight:bold}"
-	"nav a{margin-right:1em}";
+	"nav a{margin-right:1em}"
+	/* compare.html: captions, column groups, numbers, run lists */
+	"caption{text-align:left;font-weight:bold;padding:.2em 0}"
+	"th.group{text-align:center;border-left:2px solid #bbb}"
+	".n{text-align:right;font-variant-numeric:tabular-nums}"
+	"ul.mono li{font-family:monospace}";
 
 void html_page_escape_len(FILE *f, const char *s, size_t len)
 {

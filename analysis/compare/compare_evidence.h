@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "analysis/compare/compare_devices.h"
 #include "analysis/compare/runset.h"
@@ -166,6 +167,13 @@ const char *compare_evidence_source_name(enum cev_source source);
 /* The file below a run directory a source reads ("sys/lock_stat.txt"). */
 const char *compare_evidence_source_file(enum cev_source source);
 
+/*
+ * Whether every source's file is a file of its hook in run/hooks.tsv
+ * (analysis/common/evsource.h): 0, or -EINVAL with err naming the first
+ * that is not (the unit test's check).
+ */
+int compare_evidence_sources_check(struct err *err);
+
 /* Whether a source gives lock tables (struct cev_locks), not profiles. */
 bool compare_evidence_source_is_lock(enum cev_source source);
 
@@ -184,5 +192,35 @@ long compare_evidence_vmstat_points(const struct runset_run *run,
 
 /* Release everything and zero ev. Safe on a zeroed struct. */
 void compare_evidence_free(struct cev *ev);
+
+/*
+ * For the files of this module (compare_evidence.c and
+ * compare_evidence_tables.c), not for its users.
+ */
+
+/* Add a remark about the run in dir (printf format): 0 or -ENOMEM. */
+int compare_evidence_remark(struct cev *ev, const char *dir, const char *fmt,
+			    ...) __attribute__((format(printf, 3, 4)));
+
+/* Whether run->dir/name is a regular file. */
+bool compare_evidence_run_has_file(const struct runset_run *run,
+				   const char *name);
+
+/*
+ * Open run->dir/name for reading. NULL with err set when it cannot be.
+ * The parsers then get the stream, so their messages do not repeat the
+ * path that the remark already names.
+ */
+FILE *compare_evidence_open_sys(const struct runset_run *run, const char *name,
+				struct err *err);
+
+/*
+ * Add the profile or lock table of one label, config and source to ev,
+ * from the usable runs that have the source's file; none when no run
+ * gave data. 0, or -ENOMEM.
+ */
+int compare_evidence_build_table(struct cev *ev, const struct runset *rs,
+				 const char *label, const char *config,
+				 enum cev_source source);
 
 #endif

@@ -398,7 +398,7 @@ static void html_table(FILE *f, const struct cdoc_table *t)
 	for (c = 0; c < t->ncols; c++) {
 		if (t->attach[c])
 			continue;
-		fputs(t->right[c] ? "<th class=\"n\">" : "<th>", f);
+		fputs(t->right[c] ? "<th class=\"n\">" : "<th class=\"l\">", f);
 		html_page_escape(f, t->head[c]);
 		fputs("</th>", f);
 	}
@@ -408,7 +408,9 @@ static void html_table(FILE *f, const struct cdoc_table *t)
 		for (c = 0; c < t->ncols; c++) {
 			if (t->attach[c])
 				continue;
-			fputs(t->right[c] ? "<td class=\"n\">" : "<td>", f);
+			fputs(t->right[c] ? "<td class=\"n\">"
+					  : "<td class=\"l\">",
+			      f);
 			cell_joined(f, t, r, c, html_page_escape);
 			fputs("</td>", f);
 		}
@@ -421,27 +423,8 @@ int compare_render_html(FILE *f, const struct cdoc *d)
 {
 	size_t i, k;
 
-	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
-	      "<meta charset=\"utf-8\">\n<title>",
-	      f);
-	if (d->n && d->v[0].kind == CDOC_HEADING)
-		html_page_escape(f, d->v[0].text);
-	fputs("</title>\n<style>\n"
-	      "body { font-family: sans-serif; margin: 1.5em; color: #222; }\n"
-	      "table { border-collapse: collapse; margin: 0.6em 0 1.2em; }\n"
-	      "caption { text-align: left; font-weight: bold; "
-	      "padding: 0.2em 0; }\n"
-	      "th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #ddd; "
-	      "}\n"
-	      "th { background: #f3f3f3; text-align: left; }\n"
-	      "th.group { text-align: center; border-left: 2px solid #bbb; }\n"
-	      ".n { text-align: right; font-variant-numeric: tabular-nums; "
-	      "}\n"
-	      "figure { display: inline-block; margin: 0.5em; }\n"
-	      "figure img { max-width: 100%; border: 1px solid #ddd; }\n"
-	      "li { font-family: monospace; }\n"
-	      "</style>\n</head>\n<body>\n",
-	      f);
+	html_page_begin(f, d->n && d->v[0].kind == CDOC_HEADING ? d->v[0].text
+								: "");
 	for (i = 0; i < d->n; i++) {
 		const struct cdoc_block *b = &d->v[i];
 
@@ -460,7 +443,7 @@ int compare_render_html(FILE *f, const struct cdoc *d)
 			html_table(f, b->table);
 			break;
 		case CDOC_LIST:
-			fputs("<ul>\n", f);
+			fputs("<ul class=\"mono\">\n", f);
 			for (k = 0; k < b->nitems; k++) {
 				fputs("<li>", f);
 				html_page_escape(f, b->items[k]);
@@ -470,7 +453,9 @@ int compare_render_html(FILE *f, const struct cdoc *d)
 			break;
 		case CDOC_IMAGES:
 			for (k = 0; k < b->nitems; k++) {
-				fputs("<figure><a href=\"" CPLOT_DIR "/", f);
+				fputs("<figure class=\"half\"><a href=\"" CPLOT_DIR
+				      "/",
+				      f);
 				html_page_escape(f, b->items[k]);
 				fputs(".svg\"><img src=\"" CPLOT_DIR "/", f);
 				html_page_escape(f, b->items[k]);
@@ -483,6 +468,6 @@ int compare_render_html(FILE *f, const struct cdoc *d)
 			break;
 		}
 	}
-	fputs("</body>\n</html>\n", f);
+	html_page_end(f);
 	return 0;
 }

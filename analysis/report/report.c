@@ -103,48 +103,137 @@ static int write_atomic(const char *dir, const char *name,
 }
 
 /*
- * summary.json: the summary's figures, then the host's share ("host"),
- * a block run's blocks ("blocks"), the devices under the database
- * ("devices", when meta.json has its layout) and an iosim run's
- * fidelity ("fidelity"), each only when its file was read.
+ * The parts of the report beside the summary's own figures, in the order
+ * of their objects in summary.json and their lines in summary.txt: the
+ * host's share (sys/procstat.csv), a block run's blocks (blocks.csv, read
+ * before mix.csv is streamed, since every row feeds it), the devices
+ * under the database (read from meta.json's layout and iostat when
+ * written) and an iosim run's fidelity. Each part is read once the
+ * summary is finished, in this order. Adding a part is a row in parts[]
+ * and its functions (its field in struct report_ctx; report.html shows
+ * it through struct html_input).
  */
+struct report_part {
+	const char *key; /* its object in summary.json */
+	/* read its files once the summary is finished; NULL: none */
+	int (*read)(struct report_ctx *ctx, struct err *err);
+	/* its summary.json object into *out, NULL when it has none (the
+	   key is left out): 0, or negative with err set */
+	int (*json)(struct report_ctx *ctx, json_t **out, struct err *err);
+	/* its lines of summary.txt: 0, or negative with err set */
+	int (*text)(struct report_ctx *ctx, FILE *f, struct err *err);
+	/* free what it read (safe when it read nothing); NULL: nothing */
+	void (*release)(struct report_ctx *ctx);
+};
+
+static int read_host(struct report_ctx *ctx, struct err *err);
+
+/* A part's JSON: NULL is -ENOMEM when the part has something to show. */
+static int part_json(json_t *o, bool known, json_t **out, struct err *err)
+{
+	*out = o;
+	if (known && !o)
+		return err_set(err, -ENOMEM, "summary.json: out of memory");
+	return 0;
+}
+
+static int host_json(struct report_ctx *ctx, json_t **out, struct err *err)
+{
+	return part_json(hostshare_json(&ctx->host), ctx->host.known, out, err);
+}
+
+static int host_text(struct report_ctx *ctx, FILE *f, struct err *err)
+{
+	(void)err;
+	hostshare_write_text(&ctx->host, f);
+	return 0;
+}
+
+static int blocks_json(struct report_ctx *ctx, json_t **out, struct err *err)
+{
+	return part_json(blockrun_json(&ctx->blocks), ctx->blocks.present, out,
+			 err);
+}
+
+static int blocks_text(struct report_ctx *ctx, FILE *f, struct err *err)
+{
+	(void)err;
+	blockrun_write_text(&ctx->blocks, f);
+	return 0;
+}
+
+static int devs_json(struct report_ctx *ctx, json_t **out, struct err *err)
+{
+	struct dbdevices d;
+	int rc = devices_read(ctx->dir, ctx->meta, &ctx->sum, &d, err);
+
+	*out = NULL;
+	if (rc == 0)
+		rc = part_json(devices_json(&d), d.layout_known, out, err);
+	dbdevices_free(&d);
+	return rc;
+}
+
+static int devs_text(struct report_ctx *ctx, FILE *f, struct err *err)
+{
+	return devices_write_text(ctx->dir, ctx->meta, &ctx->sum, f, err);
+}
+
+static int fid_read(struct report_ctx *ctx, struct err *err)
+{
+	return fidelity_read(ctx->dir, ctx->meta, ctx->run,
+			     fidelity_commits(&ctx->sum), &ctx->fid, err);
+}
+
+static int fid_json(struct report_ctx *ctx, json_t **out, struct err *err)
+{
+	return part_json(fidelity_json(&ctx->fid), ctx->fid.present, out, err);
+}
+
+static int fid_text(struct report_ctx *ctx, FILE *f, struct err *err)
+{
+	(void)err;
+	fidelity_write_text(&ctx->fid, f);
+	return 0;
+}
+
+static void host_release(struct report_ctx *ctx)
+{
+	hostshare_free(&ctx->host);
+}
+
+static void blocks_release(struct report_ctx *ctx)
+{
+	blockrun_free(&ctx->blocks);
+}
+
+static const struct report_part parts[] = {
+	{"host", read_host, host_json, host_text, host_release},
+	{"blocks", NULL, blocks_json, blocks_text, blocks_release},
+	{"devices", NULL, devs_json, devs_text, NULL},
+	{"fidelity", fid_read, fid_json, fid_text, NULL},
+};
+
+#define NPARTS (sizeof(parts) / sizeof(parts[0]))
+
+/* summary.json: the summary's figures, then each part's object. */
 static int fill_summary_json(struct report_ctx *ctx, FILE *f, struct err *err)
 {
-	json_t *j = summary_to_json(&ctx->sum), *host, *blocks, *fid, *devs;
-	struct dbdevices d;
+	json_t *j = summary_to_json(&ctx->sum), *o;
+	size_t i;
 	int rc;
 
 	if (!j)
 		return err_set(err, -ENOMEM, "summary.json: out of memory");
-	rc = devices_read(ctx->dir, ctx->meta, &ctx->sum, &d, err);
-	if (rc < 0) {
-		dbdevices_free(&d);
-		json_decref(j);
-		return rc;
+	for (i = 0; i < NPARTS; i++) {
+		rc = parts[i].json(ctx, &o, err);
+		if (rc < 0) {
+			json_decref(j);
+			return rc;
+		}
+		if (o)
+			json_object_set_new(j, parts[i].key, o);
 	}
-	host = hostshare_json(&ctx->host);
-	blocks = blockrun_json(&ctx->blocks);
-	fid = fidelity_json(&ctx->fid);
-	devs = devices_json(&d);
-	if ((ctx->host.known && !host) || (ctx->blocks.present && !blocks) ||
-	    (ctx->fid.present && !fid) || (d.layout_known && !devs)) {
-		dbdevices_free(&d);
-		json_decref(j);
-		json_decref(host);
-		json_decref(blocks);
-		json_decref(fid);
-		json_decref(devs);
-		return err_set(err, -ENOMEM, "summary.json: out of memory");
-	}
-	dbdevices_free(&d);
-	if (host)
-		json_object_set_new(j, "host", host);
-	if (blocks)
-		json_object_set_new(j, "blocks", blocks);
-	if (devs)
-		json_object_set_new(j, "devices", devs);
-	if (fid)
-		json_object_set_new(j, "fidelity", fid);
 	rc = resfile_dump(j, f);
 	json_decref(j);
 	if (rc < 0)
@@ -152,18 +241,16 @@ static int fill_summary_json(struct report_ctx *ctx, FILE *f, struct err *err)
 	return 0;
 }
 
+/* summary.txt: the summary's text, then each part's lines. */
 static int fill_summary_txt(struct report_ctx *ctx, FILE *f, struct err *err)
 {
 	int rc = summary_write_text(&ctx->sum, f, err);
+	size_t i;
 
+	for (i = 0; i < NPARTS && rc == 0; i++)
+		rc = parts[i].text(ctx, f, err);
 	if (rc < 0)
 		return rc;
-	hostshare_write_text(&ctx->host, f);
-	blockrun_write_text(&ctx->blocks, f);
-	rc = devices_write_text(ctx->dir, ctx->meta, &ctx->sum, f, err);
-	if (rc < 0)
-		return rc;
-	fidelity_write_text(&ctx->fid, f);
 	return ferror(f) ? err_set(err, -EIO, "summary.txt: write failed") : 0;
 }
 
@@ -453,6 +540,7 @@ int report_summarize(const char *run_dir, const struct report_options *opt,
 	char mix[PATH_MAX];
 	int64_t start_ms = 0, end_ms = SUM_OPEN_END;
 	uint64_t truncated = 0, bytes = 0;
+	size_t i;
 	int rc;
 
 	memset(&ctx, 0, sizeof(ctx));
@@ -505,11 +593,9 @@ int report_summarize(const char *run_dir, const struct report_options *opt,
 	rc = read_checkpoints(&ctx, err);
 	if (rc == 0)
 		rc = summary_finish(&ctx.sum, truncated, err);
-	if (rc == 0)
-		rc = read_host(&ctx, err);
-	if (rc == 0)
-		rc = fidelity_read(run_dir, ctx.meta, ctx.run,
-				   fidelity_commits(&ctx.sum), &ctx.fid, err);
+	for (i = 0; i < NPARTS && rc == 0; i++)
+		if (parts[i].read)
+			rc = parts[i].read(&ctx, err);
 	if (rc == 0)
 		rc = write_atomic(run_dir, "timeseries.csv", fill_timeseries,
 				  &ctx, err);
@@ -523,8 +609,9 @@ int report_summarize(const char *run_dir, const struct report_options *opt,
 		rc = write_atomic(run_dir, "summary.json", fill_summary_json,
 				  &ctx, err);
 out:
-	blockrun_free(&ctx.blocks);
-	hostshare_free(&ctx.host);
+	for (i = 0; i < NPARTS; i++)
+		if (parts[i].release)
+			parts[i].release(&ctx);
 	summary_free(&ctx.sum);
 	timeseries_free(&ctx.ts);
 	json_decref(ctx.meta);
