@@ -110,11 +110,14 @@ build/bench/%: tests/bench/%.c $(LIB_OBJS)
 	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $< $(LIB_OBJS) $(LIBS)
 
 # make check: the sanitizer build and every test; ends with
-# "N passed, N failed".
+# "N passed, N failed". The two builds and the test programs are many
+# small independent compiles: one job per CPU (CHECK_JOBS to change it).
+# tests/run-tests.sh runs the tests themselves several at a time.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 check:
 	$(Q)bash run/install-deps check
 	$(Q)$(MAKE) --no-print-directory configured
-	$(Q)$(MAKE) --no-print-directory check-run
+	$(Q)$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-run
 
 check-run: oltpmark build/asan/oltpmark $(UNIT_BINS)
 	$(Q)bash tests/run-tests.sh $(UNIT_BINS)

@@ -7,6 +7,26 @@
 # Each test program's line and each step's end show its wall time, so a
 # slow test is seen in every run. The last line is "N passed, N failed"
 # (", N skipped" when any were).
+#
+# Test programs and bats files run several at a time (OLTPMARK_CHECK_JOBS,
+# default 3; 1 runs them one after another): most of a bats file's time
+# is spent waiting (fixed-length runs, a server starting), not computing.
+# Each writes its own TAP file and the results are counted and printed
+# in name order, each as soon as it and those before it have ended, so
+# the output reads the same whatever the order they ran in. The longest
+# start first, by the times of the last run kept in build/check-times
+# (in a fresh tree: the largest file first).
+#
+# A bats file is independent of the others: its own throwaway servers
+# (run/pg: a free port, a socket in its own directory, stopped by PID),
+# its own temporary directories, and checks that look only at processes
+# and files of its own. Except the files in EXCLUSIVE below, which change
+# what is the machine's, not theirs: loop devices and mounts (run/array:
+# array.bats, array-run.bats; variants.bats makes an array too), the I/O
+# scheduler of the disk under /tmp, vm.swappiness and cgroups (variants).
+# Two of them never run at the same time; beside the other files they
+# may. A new file that touches such state goes into EXCLUSIVE.
+#
 # Usage: run-tests.sh UNIT_TEST_BINARY...
 set -uo pipefail
 
@@ -14,12 +34,24 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 export OLTPMARK_FIXTURES="$top/tests/fixtures"
 export OLTPMARK="$top/oltpmark"
+# make's -j and jobserver are for the build, not for a make a test runs.
+unset MAKEFLAGS MFLAGS
 passed=0
 failed=0
 skipped=0
 failures=()
 log_dir=$(mktemp -d "${TMPDIR:-/tmp}/oltpmark-check.XXXXXX")
 trap 'rm -rf "$log_dir"' EXIT
+jobs=${OLTPMARK_CHECK_JOBS:-3}
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || {
+	echo "run-tests.sh: OLTPMARK_CHECK_JOBS: not a count: $jobs" >&2
+	exit 2
+}
+# The bats files (without .bats) that change the machine's state: never
+# two at a time (see the top of this file).
+EXCLUSIVE=(array array-run variants)
+# Where each test's time of the last run is kept, "KIND/NAME MS" a line.
+times_file=$top/build/check-times
 
 # now_ms: the wall clock in milliseconds, without a fork (bash 5's
 # EPOCHREALTIME; the decimal separator follows the locale).
@@ -65,17 +97,113 @@ check_plan() {
 	fi
 }
 
-echo "== unit tests (cmocka, ASan+UBSan build)"
-step_start=$(now_ms)
-for bin in "$@"; do
-	name=$(basename "$bin")
+# The time of each test of the last run, to start the longest first.
+declare -A last_ms=()
+if [[ -r $times_file ]]; then
+	while read -r key ms; do
+		[[ $ms =~ ^[0-9]+$ ]] && last_ms[$key]=$ms
+	done <"$times_file"
+fi
+declare -A is_exclusive=()
+for name in "${EXCLUSIVE[@]}"; do is_exclusive[$name]=1; done
+
+# start_order KIND NAME:FILE...: the NAMEs, longest first: those with a
+# time of the last run by that time, after those without one (new: no
+# guess is safer than starting them last) by FILE's size.
+start_order() {
+	local kind=$1 item name file
+	shift
+	for item in "$@"; do
+		name=${item%%:*}
+		file=${item#*:}
+		printf '%s %s %s\n' "${last_ms[$kind/$name]:-999999999}" \
+			"$(stat -c %s -- "$file" 2>/dev/null || echo 0)" "$name"
+	done | sort -k1,1nr -k2,2nr -k3,3 | cut -d' ' -f3
+}
+
+# pool KIND START REPORT NAME:FILE...: `START NAME FILE` for each, in the
+# background, up to $jobs at a time and never two EXCLUSIVE names at
+# once; START leaves $log_dir/NAME.ms when it is done. `REPORT NAME
+# FILE` for each in the order given, as soon as it and all before it
+# have ended. Each test's time is kept for the next run's order.
+pool() {
+	local kind=$1 start=$2 report=$3
+	shift 3
+	local -a items=("$@") queue
+	local -A file_of=() running=()
+	local item name i next=0 excl=
+
+	for item in "${items[@]}"; do
+		file_of[${item%%:*}]=${item#*:}
+	done
+	mapfile -t queue < <(start_order "$kind" "${items[@]}")
+	while ((next < ${#items[@]})); do
+		for i in "${!queue[@]}"; do
+			((${#running[@]} < jobs)) || break
+			name=${queue[i]}
+			if [[ -n ${is_exclusive[$name]:-} && $kind == bats ]]; then
+				[[ -z $excl ]] || continue
+				excl=$name
+			fi
+			"$start" "$name" "${file_of[$name]}" &
+			running[$name]=$!
+			unset 'queue[i]'
+		done
+		# one has ended (or a signal came): see which
+		wait -n 2>/dev/null || true
+		for name in "${!running[@]}"; do
+			if [[ ! -e $log_dir/$name.ms ]]; then
+				# killed before it could say so: a failure
+				! kill -0 "${running[$name]}" 2>/dev/null || continue
+				[[ -e $log_dir/$name.status ]] ||
+					echo 1 >"$log_dir/$name.status"
+				echo 0 >"$log_dir/$name.ms"
+			fi
+			wait "${running[$name]}" 2>/dev/null
+			unset 'running[$name]'
+			[[ $excl != "$name" ]] || excl=
+			last_ms[$kind/$name]=$(<"$log_dir/$name.ms")
+		done
+		while ((next < ${#items[@]})); do
+			item=${items[next]}
+			name=${item%%:*}
+			[[ -e $log_dir/$name.ms && -z ${running[$name]:-} ]] || break
+			"$report" "$name" "${file_of[$name]}"
+			next=$((next + 1))
+		done
+	done
+}
+
+# ms_text MS: MS milliseconds as seconds with one decimal.
+ms_text() {
+	printf '%d.%d s' $(($1 / 1000)) $(($1 % 1000 / 100))
+}
+
+# result_line NAME: a test program's line: its counts and wall time.
+result_line() {
+	local name=$1 out=$log_dir/$1.tap
+	printf '  %-32s %-20s %s\n' "$name" \
+		"$(grep -c '^ok' "$out") ok, $(grep -c '^not ok' "$out") not ok" \
+		"$(ms_text "$(<"$log_dir/$name.ms")")"
+}
+
+# run_unit NAME BINARY: one unit test program, its TAP into NAME.tap,
+# its exit status into NAME.status.
+run_unit() {
+	local name=$1 t0
 	t0=$(now_ms)
-	out="$log_dir/$name.tap"
 	CMOCKA_MESSAGE_OUTPUT=TAP \
 		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		"$bin" >"$out" 2>"$log_dir/$name.err"
-	status=$?
+		"$2" >"$log_dir/$name.tap" 2>"$log_dir/$name.err"
+	echo "$?" >"$log_dir/$name.status"
+	echo "$(($(now_ms) - t0))" >"$log_dir/$name.ms"
+}
+
+# report_unit NAME BINARY: count what run_unit left, show its failures.
+report_unit() {
+	local name=$1 out=$log_dir/$1.tap status
+	status=$(<"$log_dir/$name.status")
 	count_tap "$name" "$out"
 	check_plan "$name" "$out" "$status"
 	if ((status != 0)) && ! grep -q '^not ok' "$out"; then
@@ -86,8 +214,16 @@ for bin in "$@"; do
 		sed -n '1,40p' "$log_dir/$name.err" >&2
 		grep -A5 '^not ok' "$out" >&2
 	fi
-	printf '  %-32s %-20s %s\n' "$name" "$(grep -c '^ok' "$out") ok, $(grep -c '^not ok' "$out") not ok" "$(since "$t0")"
+	result_line "$name"
+}
+
+echo "== unit tests (cmocka, ASan+UBSan build)"
+step_start=$(now_ms)
+units=()
+for bin in "$@"; do
+	units+=("$(basename "$bin"):$bin")
 done
+pool unit run_unit report_unit "${units[@]}"
 step_done "unit tests" "$step_start"
 
 # Each fuzz target once on its corpus and on every crash input ever found
@@ -172,22 +308,35 @@ else
 fi
 step_done shellcheck "$step_start"
 
-echo "== integration tests (bats, each with its own PostgreSQL)"
+# run_bats NAME FILE: one bats file, its TAP into NAME.tap, its exit
+# status into NAME.status.
+run_bats() {
+	local name=$1 t0
+	t0=$(now_ms)
+	bats --tap "$2" >"$log_dir/$name.tap" 2>&1
+	echo "$?" >"$log_dir/$name.status"
+	echo "$(($(now_ms) - t0))" >"$log_dir/$name.ms"
+}
+
+# report_bats NAME FILE: count what run_bats left, show its failures.
+report_bats() {
+	local name=$1 out=$log_dir/$1.tap
+	count_tap "$name" "$out"
+	check_plan "$name" "$out" "$(<"$log_dir/$name.status")"
+	grep -E '^(not ok|#)' "$out" | head -n 60 >&2
+	result_line "$name"
+}
+
+echo "== integration tests (bats, each with its own PostgreSQL; $jobs at a time)"
 step_start=$(now_ms)
 bats_files=(tests/integration/*.bats)
 if [[ -e ${bats_files[0]} ]]; then
 	if command -v bats >/dev/null 2>&1; then
+		items=()
 		for f in "${bats_files[@]}"; do
-			name=$(basename "$f" .bats)
-			out="$log_dir/$name.tap"
-			t0=$(now_ms)
-			bats --tap "$f" >"$out" 2>&1
-			status=$?
-			count_tap "$name" "$out"
-			check_plan "$name" "$out" "$status"
-			grep -E '^(not ok|#)' "$out" | head -n 60 >&2
-			printf '  %-32s %-20s %s\n' "$name" "$(grep -c '^ok' "$out") ok, $(grep -c '^not ok' "$out") not ok" "$(since "$t0")"
+			items+=("$(basename "$f" .bats):$f")
 		done
+		pool bats run_bats report_bats "${items[@]}"
 	else
 		echo "  bats not installed (Debian: bats): integration tests not run" >&2
 		failed=$((failed + 1))
@@ -195,6 +344,13 @@ if [[ -e ${bats_files[0]} ]]; then
 	fi
 fi
 step_done "integration tests" "$step_start"
+
+# The times of this run, for the next one's order (build/ is make's).
+if [[ -d ${times_file%/*} ]]; then
+	for key in "${!last_ms[@]}"; do
+		printf '%s %s\n' "$key" "${last_ms[$key]}"
+	done | sort >"$times_file.tmp" && mv -- "$times_file.tmp" "$times_file"
+fi
 
 echo "== all tests: $(since "$check_start")"
 if ((${#failures[@]} > 0)); then

@@ -27,27 +27,22 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "src/base/fdio.h"
+
 /* The cookie stream's write: all of buf, or 0 with af->error set. */
 static ssize_t atomic_file_cookie_write(void *cookie, const char *buf,
 					size_t size)
 {
 	struct atomic_file *af = cookie;
-	size_t done = 0;
+	int rc = fdio_write_all(af->fd, buf, size);
 
-	while (done < size) {
-		ssize_t n = write(af->fd, buf + done, size - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (!af->error)
-				af->error = n < 0 ? errno : EIO;
-			break;
-		}
-		done += (size_t)n;
+	if (rc < 0) {
+		if (!af->error)
+			af->error = -rc;
+		/* glibc: a count short of size (0 included) is an error */
+		return 0;
 	}
-	/* glibc: a count short of size (0 included) is an error */
-	return (ssize_t)done;
+	return (ssize_t)size;
 }
 
 int atomic_file_open(struct atomic_file *af, const char *path, struct err *err)

@@ -26,6 +26,7 @@
 
 #include "analysis/parsers/parse_procstat.h"
 #include "src/base/clock.h"
+#include "src/base/fdio.h"
 #include "src/base/log.h"
 #include "src/base/procstat.h"
 #include "src/cmd/cmd.h"
@@ -33,22 +34,6 @@
 
 /* The header line, the format's version, is the reader's. */
 #define SAMPLE_PROCSTAT_HEADER PARSE_PROCSTAT_HEADER "\n"
-
-/* Write all of buf to fd, retrying short writes and EINTR. */
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len > 0) {
-		ssize_t w = write(fd, buf, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -errno;
-		buf += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
 
 /*
  * One sample: read source, then the wall clock, and write one row with a
@@ -73,7 +58,7 @@ static int sample_once(const char *source, int fd, struct err *err)
 		len += snprintf(row + len, sizeof(row) - (size_t)len, ",%llu",
 				(unsigned long long)cpu.ticks[i]);
 	row[len++] = '\n';
-	rc = write_all(fd, row, (size_t)len);
+	rc = fdio_write_all(fd, row, (size_t)len);
 	if (rc < 0)
 		return err_set(err, rc, "cannot write a sample: %s",
 			       strerror(-rc));
@@ -159,8 +144,8 @@ int cmd_sample_procstat(int argc, char **argv)
 	sigaddset(&stop_set, SIGINT);
 	sigprocmask(SIG_BLOCK, &stop_set, NULL);
 
-	rc = write_all(fd, SAMPLE_PROCSTAT_HEADER,
-		       strlen(SAMPLE_PROCSTAT_HEADER));
+	rc = fdio_write_all(fd, SAMPLE_PROCSTAT_HEADER,
+			    strlen(SAMPLE_PROCSTAT_HEADER));
 	if (rc < 0) {
 		log_error("cannot write the header: %s", strerror(-rc));
 		status = EXIT_WORK_FAILED;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "src/base/clock.h"
+#include "src/base/fdio.h"
 #include "src/base/rng.h"
 
 void probe_defaults(struct probe_opts *opts)
@@ -219,24 +220,6 @@ void probe_busy_share(const struct probe_ticks *a, const struct probe_ticks *b,
 	*steal_pct = 100 * (b->steal - a->steal) / total;
 }
 
-/* Write len bytes at off, all of them. 0 or -errno. */
-static int pwrite_all(int fd, const char *buf, size_t len, off_t off)
-{
-	while (len) {
-		ssize_t n = pwrite(fd, buf, len, off);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += n;
-		len -= (size_t)n;
-		off += n;
-	}
-	return 0;
-}
-
 /*
  * The file is written and synced whole first, then each block is
  * overwritten and fdatasync'ed: like a WAL segment PostgreSQL recycles,
@@ -251,8 +234,8 @@ static int fsync_loop(const struct probe_opts *o, int fd, const char *path,
 
 	memset(block, 0, sizeof(block));
 	for (i = 0; i < o->fsyncs; i++) {
-		rc = pwrite_all(fd, block, sizeof(block),
-				(off_t)i * PROBE_BLOCK_BYTES);
+		rc = fdio_pwrite_all(fd, block, sizeof(block),
+				     (off_t)i * PROBE_BLOCK_BYTES);
 		if (rc < 0)
 			return err_set(err, rc, "probe: cannot write %s: %s",
 				       path, strerror(-rc));
@@ -263,8 +246,8 @@ static int fsync_loop(const struct probe_opts *o, int fd, const char *path,
 	for (i = 0; i < o->fsyncs; i++) {
 		memset(block, 'a' + i % 26, sizeof(block));
 		clock_gettime(CLOCK_MONOTONIC, &a);
-		rc = pwrite_all(fd, block, sizeof(block),
-				(off_t)i * PROBE_BLOCK_BYTES);
+		rc = fdio_pwrite_all(fd, block, sizeof(block),
+				     (off_t)i * PROBE_BLOCK_BYTES);
 		if (rc == 0 && fdatasync(fd) < 0)
 			rc = -errno;
 		clock_gettime(CLOCK_MONOTONIC, &b);

@@ -123,16 +123,6 @@ writes() {
 	awk -v d="$2" '$3 == d { print $8 }' "$1"
 }
 
-# leftover_processes DIR: processes whose command line mentions DIR.
-leftover_processes() {
-	local f
-
-	for f in /proc/[0-9]*/cmdline; do
-		{ tr '\0' ' ' <"$f"; } 2>/dev/null | grep -qF "$1" && echo "${f%/cmdline}"
-	done
-	return 0
-}
-
 # run_on_array LAYOUT [CHECK-OPTION]: one short cached run of W=3 in
 # LAYOUT over d1..d3, the WAL on d4, results in $ARR_TOP/res-LAYOUT, the
 # run's database checked with `oltpmark check CHECK-OPTION` before the
@@ -240,15 +230,11 @@ EOF
 		--wal-dir "$ARR_TOP/arr/d4/pg" --results "$res" \
 		>"$ARR_TOP/kill.out" 2>&1 &
 	pid=$!
-	# killed in the middle of its load: the loader, the server and the
-	# directories are all there
-	for _ in $(seq 1 600); do
-		grep -q "loading 2 warehouses" "$ARR_TOP/kill.out" && break
-		sleep 0.2
-	done
-	sleep 2
+	# killed in the middle of its load: the loader (the state's child),
+	# the server and the directories are all there
+	wait_for 120 grep -q "loading 2 warehouses" "$ARR_TOP/kill.out"
+	wait_for 60 grep -q "^child	[0-9]" "$res/.oltpmark-run.state"
 	cat "$ARR_TOP/kill.out"
-	grep -q "loading 2 warehouses" "$ARR_TOP/kill.out"
 	grep -q "^created	$ARR_TOP/arr/d1/pg/oltpmark-cached\$" "$res/.oltpmark-run.state"
 	grep -q "^created	$ARR_TOP/arr/d4/pg/oltpmark-cached\$" "$res/.oltpmark-run.state"
 	kill -KILL "$pid"

@@ -385,7 +385,7 @@ EOF
 	# A process working in d2 keeps its filesystem busy.
 	(cd "$T/a/d2" && exec sleep 600) >/dev/null 2>&1 3>&- &
 	HOLD_PID=$!
-	sleep 0.2
+	wait_for 10 test "/proc/$HOLD_PID/cwd" -ef "$T/a/d2"
 
 	run --separate-stderr "$RUN_ARRAY" destroy "$T/a"
 	echo "$stderr"

@@ -144,10 +144,7 @@ assert s["mde_pct"] > 0 and s["resolve_1pct_s"] > 0' <<<"$output"
 		--results "$RESULTS" >"$BLOCKS_DIR/int.out" 2>&1 &
 	pid=$!
 	# Interrupted in block 1, after its switch (B: the variant applied).
-	for _ in $(seq 1 1200); do
-		grep -q apply "$log" 2>/dev/null && break
-		sleep 0.1
-	done
+	wait_for 120 grep -q apply "$log"
 	kill -INT "$pid"
 	local status=0
 	wait "$pid" || status=$?

@@ -12,32 +12,11 @@ load helpers
 bats_require_minimum_version 1.5.0
 
 setup_file() {
-	pg_throwaway_start
-	"$OLTPMARK" load -w 1 -j 2 --conninfo "$OLTPMARK_CONNINFO" >&3 2>&1
+	pg_throwaway_start_w1
 }
 
 teardown_file() {
 	pg_throwaway_stop
-}
-
-# next_o_id_sum: sum of D_NEXT_O_ID, which grows by one per committed
-# New-Order.
-next_o_id_sum() {
-	psql_value "SELECT sum(d_next_o_id) FROM district"
-}
-
-# mix_count DIR TYPE STATUS: rows of DIR/mix.csv with that type and status.
-mix_count() {
-	awk -F, -v t="$2" -v s="$3" '$3 == t && $4 == s { n++ } END { print n + 0 }' \
-		"$1/mix.csv"
-}
-
-# json_eval FILE EXPR: print the Python expression EXPR over the JSON
-# document d read from FILE.
-json_eval() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 # run_workload MODE DIR SECONDS [CONNINFO] [OPTION...]: a W=1 run without

@@ -69,8 +69,7 @@ setup_file() {
 	chmod 755 "$FAULTS_DIR"
 	export FAULTS_DIR NULL_RUNS=$FAULTS_DIR/null-runs
 	null_runs_start
-	pg_throwaway_start
-	"$OLTPMARK" load -w 1 -j 2 --conninfo "$OLTPMARK_CONNINFO" >&3 2>&1
+	pg_throwaway_start_w1
 }
 
 teardown_file() {
@@ -124,14 +123,6 @@ fill() {
 	else
 		dd if=/dev/zero of="$1/filler" bs=1k count=$((avail - $2)) 2>/dev/null
 	fi
-}
-
-# json_eval FILE EXPR: the Python expression EXPR over the JSON document
-# d of FILE.
-json_eval() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 # assert_whole_mix DIR: DIR/mix.csv is its header and whole rows only,
@@ -199,7 +190,7 @@ assert_whole_or_absent() {
 }
 
 @test "a file system filled by another writer mid-run: the same, earlier files intact" {
-	local fs dir pid i status=0 sum log=$BATS_TEST_TMPDIR/run.log
+	local fs dir pid status=0 sum log=$BATS_TEST_TMPDIR/run.log
 	fs=$(small_fs 8M)
 	dir=$fs/run
 	# What the hooks wrote before the run, in sys/ as they do.
@@ -209,10 +200,7 @@ assert_whole_or_absent() {
 	"$OLTPMARK" run -w 1 -d 8 --ramp-up 0 --keying-think none --progress 1 \
 		--conninfo "$OLTPMARK_CONNINFO" --out "$dir" >"$log" 2>&1 &
 	pid=$!
-	for ((i = 0; i < 100; i++)); do
-		grep -q NOTPM "$log" 2>/dev/null && break
-		sleep 0.1
-	done
+	wait_for 60 grep -q NOTPM "$log"
 	fill "$fs"
 	wait "$pid" || status=$?
 	cat "$log"
@@ -313,15 +301,12 @@ EOF
 }
 
 @test "the next oltpmark-run on the same results recovers by itself, then runs" {
-	local res=$FAULTS_DIR/killed2 out=$FAULTS_DIR/killed2.out pid i state pm
+	local res=$FAULTS_DIR/killed2 out=$FAULTS_DIR/killed2.out pid state pm
 	"$REPO/run/oltpmark-run" --configs cached --runs 1 -w 1 -d 120 --ramp-up 0 \
 		--hooks none --results "$res" >"$out" 2>&1 &
 	pid=$!
 	state=$res/.oltpmark-run.state
-	for ((i = 0; i < 600; i++)); do
-		grep -q '^postmaster' "$state" 2>/dev/null && break
-		sleep 0.2
-	done
+	wait_for 120 grep -q '^postmaster' "$state"
 	pm=$(state_field "$state" postmaster)
 	[ -n "$pm" ]
 	kill -KILL "$pid"

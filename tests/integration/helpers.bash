@@ -79,11 +79,25 @@ pg_throwaway_stop() {
 	unset PGTEST_DIR OLTPMARK_CONNINFO PGHOST PGPORT PGDATABASE PGUSER
 }
 
+# pg_throwaway_start_w1 [SERVER-ARGS...]: pg_throwaway_start, then one
+# warehouse loaded into its database (two jobs), the load's output on
+# bats' fd 3. For setup_file of a file whose tests share that database.
+pg_throwaway_start_w1() {
+	pg_throwaway_start "$@" || return 1
+	"$OLTPMARK" load -w 1 -j 2 --conninfo "$OLTPMARK_CONNINFO" >&3 2>&1
+}
+
 # psql_value SQL [CONNINFO]: print the single value SQL returns (unaligned,
 # no headers); fails on any SQL error. CONNINFO defaults to
 # $OLTPMARK_CONNINFO.
 psql_value() {
 	"$PSQL" -XAtq -v ON_ERROR_STOP=1 -d "${2:-$OLTPMARK_CONNINFO}" -c "$1"
+}
+
+# psql_true SQL [CONNINFO]: SQL, a query of one boolean, gives true (as
+# psql_value; an error is false).
+psql_true() {
+	[[ $(psql_value "$@" 2>/dev/null) == t ]]
 }
 
 # pg_dir_pids DATADIR: PIDs of live (non-zombie) processes whose working
@@ -152,4 +166,68 @@ array_unavailable() {
 	elif ! id -u postgres >/dev/null 2>&1; then
 		echo "no user postgres (install postgresql)"
 	fi
+}
+
+# wait_for SECONDS [!] CMD...: run CMD every 0.1 s until it succeeds (with
+# !, until it fails); after SECONDS (whole) without, print what was
+# waited for and fail. For what a busy host may make late, instead of a
+# fixed sleep that is either too short there or too long everywhere else.
+wait_for() {
+	local limit=$1 t=${EPOCHREALTIME/,/.} end now neg=
+
+	shift
+	if [[ $1 == '!' ]]; then
+		neg=1
+		shift
+	fi
+	end=$((10#${t%.*} * 10 + 10#${t#*.} / 100000 + limit * 10))
+	until if [[ -n $neg ]]; then ! "$@"; else "$@"; fi; do
+		t=${EPOCHREALTIME/,/.}
+		now=$((10#${t%.*} * 10 + 10#${t#*.} / 100000))
+		if ((now >= end)); then
+			echo "wait_for: still not true after $limit s: ${neg:+! }$*" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# json_eval FILE EXPR: print the Python expression EXPR over the JSON
+# document d read from FILE.
+json_eval() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+# mix_count DIR TYPE STATUS: rows of DIR/mix.csv with that type and status.
+mix_count() {
+	awk -F, -v t="$2" -v s="$3" '$3 == t && $4 == s { n++ } END { print n + 0 }' \
+		"$1/mix.csv"
+}
+
+# next_o_id_sum: sum of D_NEXT_O_ID of the throwaway server's database,
+# which grows by one per committed New-Order.
+next_o_id_sum() {
+	psql_value "SELECT sum(d_next_o_id) FROM district"
+}
+
+# table_sums_sql: a query of one row "table|md5" for each of the nine
+# tables: every row as text, in key order, the date columns (which hold
+# the load's start) as NOW. To compare two loads row for row.
+table_sums_sql() {
+	local sql="" t order now
+
+	now="(SELECT c_since::text FROM customer LIMIT 1)"
+	for t in warehouse:w_id district:d_w_id,d_id \
+		customer:c_w_id,c_d_id,c_id history:h_w_id,h_d_id,h_c_id \
+		new_order:no_w_id,no_d_id,no_o_id orders:o_w_id,o_d_id,o_id \
+		order_line:ol_w_id,ol_d_id,ol_o_id,ol_number item:i_id \
+		stock:s_w_id,s_i_id; do
+		order=${t#*:}
+		t=${t%%:*}
+		sql+="SELECT '$t', md5(string_agg(replace(t::text, $now, 'NOW'),
+			',' ORDER BY $order)) FROM $t t UNION ALL "
+	done
+	printf '%s\n' "${sql% UNION ALL }"
 }

@@ -113,6 +113,16 @@ session_members() {
 	return 0
 }
 
+# session_has COMM SID: a live process named COMM is in session SID.
+session_has() {
+	local p
+
+	for p in $(session_members "$2"); do
+		[[ $(cat "/proc/$p/comm" 2>/dev/null) == "$1" ]] && return 0
+	done
+	return 1
+}
+
 # assert_skipped_or DIR HOOK FILE...: either HOOK.skipped has a reason and
 # none of FILE exists, or it is absent and every FILE is non-empty.
 assert_skipped_or() {
@@ -479,12 +489,13 @@ assert j["cpu"]["ns_per_op_min"] <= j["cpu"]["ns_per_op"]' "$SYS/hostprobe.$a.js
 	dir=$(newdir)
 	"$HOOKS/iostat" start "$dir"
 	pid=$(<"$dir/.iostat.pid")
-	sleep 1.5
+	# a record written, the stream still open
+	wait_for 30 grep -q '"timestamp"' "$dir/iostat.json"
 	# SIGTERM to iostat itself, not SIGINT: it dies without closing.
 	for p in $(session_members "$pid"); do
 		[[ $(<"/proc/$p/comm") == iostat ]] && kill -TERM "$p"
 	done
-	sleep 0.3
+	wait_for 10 ! session_has iostat "$pid"
 	[[ $(tail -c 3 "$dir/iostat.json") != *'}}'* ]]
 	run json_ok "$dir/iostat.json"
 	((status != 0))
@@ -521,7 +532,8 @@ assert j["cpu"]["ns_per_op_min"] <= j["cpu"]["ns_per_op"]' "$SYS/hostprobe.$a.js
 		hook_spawn "$2/fake.out" bash -c "trap \"\" TERM; echo up; while :; do sleep 0.2; done"' \
 		_ "$HOOKS" "$dir"
 	pid=$(<"$dir/.fake.pid")
-	sleep 0.3
+	# up: its trap is set
+	wait_for 10 grep -qx up "$dir/fake.out"
 	[[ -n $(session_members "$pid") ]]
 	# shellcheck disable=SC2016
 	run bash -c '. "$1/lib.sh"; hook_init fake stop "$2"; hook_stop_sampler TERM 1; echo "rc=$?"' \
@@ -539,7 +551,7 @@ assert j["cpu"]["ns_per_op_min"] <= j["cpu"]["ns_per_op"]' "$SYS/hostprobe.$a.js
 	dir=$(newdir)
 	setsid sleep 60 </dev/null >/dev/null 2>&1 &
 	SLEEP_PID=$!
-	sleep 0.2
+	wait_for 10 grep -qx sleep "/proc/$SLEEP_PID/comm"
 	echo "$SLEEP_PID" >"$dir/.vmstat.pid"
 	echo 1 >"$dir/.vmstat.pid.stime"
 	"$HOOKS/vmstat" stop "$dir"

@@ -14,8 +14,7 @@
 load helpers
 
 setup_file() {
-	pg_throwaway_start
-	"$OLTPMARK" load -w 1 -j 2 --conninfo "$OLTPMARK_CONNINFO" >&3 2>&1
+	pg_throwaway_start_w1
 	# a disk's file system when /var/tmp is one: its device is then in
 	# /proc/diskstats, on both sides
 	IOSIM_DIR=$(mktemp -d /var/tmp/oltpmark-fidelity.XXXXXX)
@@ -28,14 +27,6 @@ teardown_file() {
 	if [[ -n ${IOSIM_DIR:-} && -d $IOSIM_DIR ]]; then
 		rm -rf -- "$IOSIM_DIR"
 	fi
-}
-
-# json_eval FILE EXPR: the Python expression EXPR over the JSON document d
-# read from FILE.
-json_eval() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 # replay NAME PROFILE SECONDS: an iosim run into IOSIM_DIR/NAME with the

@@ -38,14 +38,6 @@ teardown_file() {
 	fi
 }
 
-# json_eval FILE EXPR: the Python expression EXPR over the JSON document d
-# read from FILE.
-json_eval() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2]))' "$1" "$2"
-}
-
 @test "calibrate records each relation's tablespace directory and where it is" {
 	run "$OLTPMARK" calibrate --conninfo "$OLTPMARK_CONNINFO" \
 		--profile "$PROFILE" --out "$TOP/calibration" \

@@ -13,8 +13,7 @@
 load helpers
 
 setup_file() {
-	pg_throwaway_start
-	"$OLTPMARK" load -w 1 -j 2 --conninfo "$OLTPMARK_CONNINFO" >&3 2>&1
+	pg_throwaway_start_w1
 	# the files go to a disk's file system when /var/tmp is one, so that
 	# O_DIRECT is possible (tmpfs refuses it before Linux 6.6)
 	IOSIM_DIR=$(mktemp -d /var/tmp/oltpmark-iosim.XXXXXX)
@@ -27,14 +26,6 @@ teardown_file() {
 	if [[ -n ${IOSIM_DIR:-} && -d $IOSIM_DIR ]]; then
 		rm -rf -- "$IOSIM_DIR"
 	fi
-}
-
-# json_eval FILE EXPR: the Python expression EXPR over the JSON document d
-# read from FILE.
-json_eval() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2]))' "$1" "$2"
 }
 
 # assert_mix_matches_summary DIR: the rows of mix.csv inside summary.json's

@@ -169,20 +169,8 @@ stock|200000" ]
 # hold the load's start, as NOW), one table a line, then "dates|N": how
 # many date values are not the load's start, truncated to the second.
 table_sums() {
-	local sql="" t order now
-
-	now="(SELECT c_since::text FROM customer LIMIT 1)"
-	for t in warehouse:w_id district:d_w_id,d_id \
-		customer:c_w_id,c_d_id,c_id history:h_w_id,h_d_id,h_c_id \
-		new_order:no_w_id,no_d_id,no_o_id orders:o_w_id,o_d_id,o_id \
-		order_line:ol_w_id,ol_d_id,ol_o_id,ol_number item:i_id \
-		stock:s_w_id,s_i_id; do
-		order=${t#*:}
-		t=${t%%:*}
-		sql+="SELECT '$t', md5(string_agg(replace(t::text, $now, 'NOW'),
-			',' ORDER BY $order)) FROM $t t UNION ALL "
-	done
-	sql+="SELECT 'dates', count(*)::text FROM (
+	q "$1" "$(table_sums_sql) UNION ALL
+		SELECT 'dates', count(*)::text FROM (
 		SELECT c_since d FROM customer UNION ALL
 		SELECT h_date FROM history UNION ALL
 		SELECT o_entry_d FROM orders UNION ALL
@@ -190,7 +178,6 @@ table_sums() {
 		 WHERE ol_delivery_d IS NOT NULL) x
 		WHERE d <> date_trunc('second',
 				(SELECT load_started FROM oltpmark_meta)::timestamp)"
-	q "$1" "$sql"
 }
 
 @test "load: binary and text COPY give the same rows in every table" {
@@ -344,19 +331,18 @@ table_sums() {
 }
 
 @test "load: SIGINT stops the load, leaves 'loading', check refuses it" {
-	local i rc
+	local rc
 
 	psql_value "CREATE DATABASE cut"
 	COPIES+=(cut)
 	"$OLTPMARK" load -w 6 --conninfo "$(db cut)" 2>"$BATS_TEST_TMPDIR/err" &
 	BG_PID=$!
-	# wait until the first transaction has committed the meta row
-	for ((i = 0; i < 200; i++)); do
-		[[ $(q cut "SELECT to_regclass('oltpmark_meta') IS NOT NULL" \
-			2>/dev/null) == t ]] && break
-		sleep 0.05
-	done
-	sleep 0.3
+	# wait until the first transaction has committed the meta row, and
+	# the jobs copy rows
+	wait_for 30 psql_true "SELECT to_regclass('oltpmark_meta') IS NOT NULL" \
+		"$(db cut)"
+	wait_for 30 psql_true "SELECT count(*) > 0 FROM pg_stat_activity
+		WHERE datname = 'cut' AND state = 'active' AND query LIKE 'COPY %'"
 	kill -INT "$BG_PID"
 	rc=0
 	wait "$BG_PID" || rc=$?
@@ -367,13 +353,8 @@ table_sums() {
 	run q cut "SELECT status FROM oltpmark_meta"
 	[ "$output" = loading ]
 	# no backend of the load is left behind (they end within moments)
-	for ((i = 0; i < 100; i++)); do
-		run q cut "SELECT count(*) FROM pg_stat_activity
-			    WHERE datname = 'cut' AND pid <> pg_backend_pid()"
-		[ "$output" = 0 ] && break
-		sleep 0.05
-	done
-	[ "$output" = 0 ]
+	wait_for 10 psql_true "SELECT count(*) = 0 FROM pg_stat_activity
+		WHERE datname = 'cut' AND pid <> pg_backend_pid()"
 	run "$OLTPMARK" check --conninfo "$(db cut)"
 	[ "$status" -eq 1 ]
 	[[ $output == *"did not finish"* ]]

@@ -36,14 +36,6 @@ teardown() {
 	fi
 }
 
-# json_eval FILE EXPR: print the Python expression EXPR over the JSON
-# document d read from FILE.
-json_eval() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2]))' "$1" "$2"
-}
-
 # hold_lock DB TABLE: lock TABLE of DB in a background session (its
 # application_name is pgconn-bats-lock) until release_lock, so that a
 # command touching the table waits where pg_stat_activity can see it.
@@ -64,29 +56,32 @@ release_lock() {
 	LOCK_PID=
 }
 
+# app_backends N NAME [CONDITION]: at least N backends with
+# application_name NAME (and CONDITION) are in pg_stat_activity.
+app_backends() {
+	local n
+
+	n=$(psql_value "SELECT count(*) FROM pg_stat_activity
+			 WHERE application_name = '$2' AND ${3:-true}") || return 1
+	((n >= $1))
+}
+
 # wait_for_app NAME [CONDITION]: wait up to 30 s until a backend with
 # application_name NAME (and CONDITION) is in pg_stat_activity.
 wait_for_app() {
-	local i n
-
-	for ((i = 0; i < 300; i++)); do
-		n=$(psql_value "SELECT count(*) FROM pg_stat_activity
-				 WHERE application_name = '$1' AND ${2:-true}")
-		((n > 0)) && return 0
-		sleep 0.1
-	done
-	echo "no backend with application_name $1"
-	return 1
+	wait_for 30 app_backends 1 "$@"
 }
 
 # apps: the application_names of every client backend but ours, sorted.
+# Ours are also the psql sessions of the polls just before, whose
+# backends may still be ending.
 apps() {
 	psql_value "SELECT coalesce(string_agg(DISTINCT application_name, ' '
 				ORDER BY application_name), '')
 		      FROM pg_stat_activity
 		     WHERE backend_type = 'client backend'
 		       AND pid <> pg_backend_pid()
-		       AND application_name <> 'pgconn-bats-lock'"
+		       AND application_name NOT IN ('pgconn-bats-lock', 'psql')"
 }
 
 @test "a bare database name: load, check and check --meta take it as the database" {
@@ -183,9 +178,8 @@ apps() {
 		--progress 0 --out "$dir" \
 		--conninfo "$OLTPMARK_CONNINFO dbname=bare application_name=mine" &
 	BG_PID=$!
-	wait_for_app oltpmark-run
-	sleep 1
-	# three workers and the monitor
+	# three workers and the monitor, once all have connected
+	wait_for 30 app_backends 4 oltpmark-run
 	n=$(psql_value "SELECT count(*) FROM pg_stat_activity
 			 WHERE application_name = 'oltpmark-run'")
 	echo "oltpmark-run backends: $n"

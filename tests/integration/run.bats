@@ -14,32 +14,11 @@
 load helpers
 
 setup_file() {
-	pg_throwaway_start
-	"$OLTPMARK" load -w 1 -j 2 --conninfo "$OLTPMARK_CONNINFO" >&3 2>&1
+	pg_throwaway_start_w1
 }
 
 teardown_file() {
 	pg_throwaway_stop
-}
-
-# next_o_id_sum: sum of D_NEXT_O_ID, which grows by one per committed
-# New-Order.
-next_o_id_sum() {
-	psql_value "SELECT sum(d_next_o_id) FROM district"
-}
-
-# json_eval FILE EXPR: print the Python expression EXPR over the JSON
-# document d read from FILE.
-json_eval() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-print(eval(sys.argv[2]))' "$1" "$2"
-}
-
-# mix_count DIR TYPE STATUS: rows of DIR/mix.csv with that type and status.
-mix_count() {
-	awk -F, -v t="$2" -v s="$3" '$3 == t && $4 == s { n++ } END { print n + 0 }' \
-		"$1/mix.csv"
 }
 
 # assert_mix_matches_run DIR: mix.csv has its header, well-formed rows
@@ -184,17 +163,14 @@ six_seconds() {
 }
 
 @test "SIGINT ends a run within seconds: partial, exit 1, nothing lost" {
-	local dir=$BATS_FILE_TMPDIR/sigint before after pid i status=0 t0
+	local dir=$BATS_FILE_TMPDIR/sigint before after pid status=0 t0
 
 	before=$(next_o_id_sum)
 	"$OLTPMARK" run -w 1 -d 120 --ramp-up 0 --keying-think scale=0.01 \
 		--progress 1 --conninfo "$OLTPMARK_CONNINFO" --out "$dir" \
 		>"$dir.log" 2>&1 &
 	pid=$!
-	for ((i = 0; i < 100; i++)); do
-		grep -q NOTPM "$dir.log" 2>/dev/null && break
-		sleep 0.1
-	done
+	wait_for 60 grep -q NOTPM "$dir.log"
 	t0=$SECONDS
 	kill -INT "$pid"
 	wait "$pid" || status=$?
@@ -211,17 +187,14 @@ six_seconds() {
 }
 
 @test "a server stopped mid-run ends it after the reconnect window: partial, exit 1" {
-	local dir=$BATS_FILE_TMPDIR/lost before after pid i status=0 t0
+	local dir=$BATS_FILE_TMPDIR/lost before after pid status=0 t0
 
 	before=$(next_o_id_sum)
 	OLTPMARK_RECONNECT_S=2 "$OLTPMARK" run -w 1 -d 120 --ramp-up 0 \
 		--keying-think scale=0.01 --progress 1 \
 		--conninfo "$OLTPMARK_CONNINFO" --out "$dir" >"$dir.log" 2>&1 &
 	pid=$!
-	for ((i = 0; i < 100; i++)); do
-		grep -q NOTPM "$dir.log" 2>/dev/null && break
-		sleep 0.1
-	done
+	wait_for 60 grep -q NOTPM "$dir.log"
 	"$RUN_PG" stop "$PGTEST_DIR"
 	t0=$SECONDS
 	wait "$pid" || status=$?

@@ -89,20 +89,7 @@ reset_cluster() {
 # table_sums DB: "table|md5" of every row of the nine tables as text, the
 # date columns (which hold the load's start) as NOW.
 table_sums() {
-	local sql="" t order now
-
-	now="(SELECT c_since::text FROM customer LIMIT 1)"
-	for t in warehouse:w_id district:d_w_id,d_id \
-		customer:c_w_id,c_d_id,c_id history:h_w_id,h_d_id,h_c_id \
-		new_order:no_w_id,no_d_id,no_o_id orders:o_w_id,o_d_id,o_id \
-		order_line:ol_w_id,ol_d_id,ol_o_id,ol_number item:i_id \
-		stock:s_w_id,s_i_id; do
-		order=${t#*:}
-		t=${t%%:*}
-		sql+="SELECT '$t', md5(string_agg(replace(t::text, $now, 'NOW'),
-			',' ORDER BY $order)) FROM $t t UNION ALL "
-	done
-	q "$1" "${sql% UNION ALL }"
+	q "$1" "$(table_sums_sql)"
 }
 
 # assert_population DB: the W=3 population of clause 4.3.3.1 (the checks

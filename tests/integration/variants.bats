@@ -161,7 +161,9 @@ need_cgroup_root() {
 	"$PSQL" -XAtq -d "$OLTPMARK_CONNINFO" \
 		-c "SELECT count(*) FROM generate_series(1, 400000000)" >/dev/null 2>&1 &
 	busy=$!
-	sleep 0.5
+	wait_for 30 psql_true "SELECT count(*) > 0 FROM pg_stat_activity
+		WHERE state = 'active' AND query LIKE '%generate_series(1, 4%'
+		  AND pid <> pg_backend_pid()"
 	run "$REPO/run/variants/cpu-quota" 50 used apply
 	echo "$output"
 	[ "$status" -eq 0 ]

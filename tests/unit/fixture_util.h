@@ -203,4 +203,16 @@ static inline int fixture_call_cmd(int (*cmd)(int, char **),
 	return rc;
 }
 
+/* How often needle occurs in hay, counted without overlaps. */
+static inline int fixture_count(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	while ((hay = strstr(hay, needle))) {
+		n++;
+		hay += strlen(needle);
+	}
+	return n;
+}
+
 #endif

@@ -24,21 +24,10 @@
 #include "src/load/layout_ddl.h"
 #include "src/load/load.h"
 #include "src/load/schema_sql.h"
+#include "tests/unit/fixture_util.h"
 
 static const char *const ts3[] = {"oltpmark_ts1", "oltpmark_ts2",
 				  "oltpmark_ts3"};
-
-/* How often needle occurs in hay. */
-static int count(const char *hay, const char *needle)
-{
-	int n = 0;
-
-	while ((hay = strstr(hay, needle))) {
-		n++;
-		hay += strlen(needle);
-	}
-	return n;
-}
 
 /*
  * The tablespace that the generated SQL gives relation name, found as
@@ -135,8 +124,9 @@ static void test_table_layout_w3(void **state)
 	assert_int_equal(n, LAYOUT_TPCC_RELS);
 	assert_int_equal(layout_table(rels, n, 3, dir, &err), 0);
 	/* nine tables and ten indexes: every relation once, with its dir */
-	assert_int_equal(count(ddl.tables_sql, "CREATE TABLE "), 9);
-	assert_int_equal(count(ddl.tables_sql, " TABLESPACE oltpmark_ts"), 9);
+	assert_int_equal(fixture_count(ddl.tables_sql, "CREATE TABLE "), 9);
+	assert_int_equal(
+		fixture_count(ddl.tables_sql, " TABLESPACE oltpmark_ts"), 9);
 	assert_int_equal(ddl.nindexes, 10);
 	for (i = 0; i < n; i++) {
 		placed(&ddl, rels[i].name, ts);
@@ -196,7 +186,7 @@ static void test_warehouse_layout_w7(void **state)
 				 "CREATE TABLE ",
 				 94),
 			 0);
-	assert_int_equal(count(ddl.tables_sql, "CREATE SCHEMA "), 3);
+	assert_int_equal(fixture_count(ddl.tables_sql, "CREATE SCHEMA "), 3);
 	for (t = 0; t < LOAD_TABLE_NR; t++) {
 		const struct load_table_info *ti = load_table_info(t);
 
@@ -219,7 +209,7 @@ static void test_warehouse_layout_w7(void **state)
 				fail_msg("no '%s'", want);
 		}
 		snprintf(want, sizeof(want), ".%s PARTITION OF ", ti->name);
-		assert_int_equal(count(ddl.tables_sql, want), 3);
+		assert_int_equal(fixture_count(ddl.tables_sql, want), 3);
 	}
 	/* units: each partition's warehouses, in its tablespace */
 	for (i = 0; i < ddl.nunits; i++) {

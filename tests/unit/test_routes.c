@@ -25,21 +25,10 @@
 #include "src/load/load.h"
 #include "src/load/routes.h"
 #include "src/load/schema_sql.h"
+#include "tests/unit/fixture_util.h"
 
 static const char *const ts3[] = {"oltpmark_ts1", "oltpmark_ts2",
 				  "oltpmark_ts3"};
-
-/* How often needle occurs in hay. */
-static int count(const char *hay, const char *needle)
-{
-	int n = 0;
-
-	while ((hay = strstr(hay, needle))) {
-		n++;
-		hay += strlen(needle);
-	}
-	return n;
-}
 
 static void build(enum load_layout layout, int w, int d, struct layout_ddl *ddl)
 {
@@ -171,8 +160,9 @@ static void test_w7_over_3(void **state)
 			 0);
 	assert_non_null(strstr(sql, "BEGIN;\n"));
 	assert_non_null(strstr(sql, "COMMIT;\n"));
-	assert_int_equal(count(sql, "CREATE TABLE \"public\".oltpmark_routes"),
-			 1);
+	assert_int_equal(
+		fixture_count(sql, "CREATE TABLE \"public\".oltpmark_routes"),
+		1);
 	/* ranges as layout_warehouse_ranges() cuts 7 into 3: 3, 2, 2 */
 	assert_non_null(strstr(sql, "VALUES (1, 3, 'oltpmark_p1', "
 				    "'oltpmark_p1_remote')"));
@@ -183,10 +173,10 @@ static void test_w7_over_3(void **state)
 	for (k = 1; k <= 3; k++) {
 		/* home: the partition's tables; remote: STOCK's parent */
 		snprintf(want, sizeof(want), "UPDATE oltpmark_p%d.stock\n", k);
-		assert_int_equal(count(sql, want), 1);
+		assert_int_equal(fixture_count(sql, want), 1);
 		snprintf(want, sizeof(want), "UPDATE oltpmark_p%d.district ",
 			 k);
-		assert_int_equal(count(sql, want), 4);
+		assert_int_equal(fixture_count(sql, want), 4);
 		snprintf(want, sizeof(want),
 			 "SELECT set_config('search_path', 'oltpmark_p%d, "
 			 "\"public\"', true);",
@@ -198,18 +188,18 @@ static void test_w7_over_3(void **state)
 			 k);
 		assert_non_null(strstr(sql, want));
 	}
-	assert_int_equal(count(sql, "UPDATE \"public\".stock\n"), 3);
+	assert_int_equal(fixture_count(sql, "UPDATE \"public\".stock\n"), 3);
 	/* ITEM is not partitioned: every copy reads the one table */
-	assert_int_equal(count(sql, "JOIN \"public\".item "), 6);
+	assert_int_equal(fixture_count(sql, "JOIN \"public\".item "), 6);
 	/* functions.sql once per schema; no view, no search_path of
 	 * their own, no table name left to the session's search_path */
-	assert_int_equal(count(sql, "CREATE OR REPLACE FUNCTION new_order("),
-			 6);
+	assert_int_equal(
+		fixture_count(sql, "CREATE OR REPLACE FUNCTION new_order("), 6);
 	assert_null(strstr(sql, "CREATE VIEW"));
 	assert_null(strstr(sql, "SET search_path"));
 	assert_int_equal(unqualified(sql), 0);
 	/* the partitions' schemas come with their tables */
-	assert_int_equal(count(sql, "CREATE SCHEMA "), 3);
+	assert_int_equal(fixture_count(sql, "CREATE SCHEMA "), 3);
 	free(sql);
 	layout_ddl_free(&ddl);
 }
