@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "analysis/parsers/parse_perflock.h"
 
@@ -928,6 +929,86 @@ static bool all_blocks(const struct score_table *t)
 	return t->nlabels > 0;
 }
 
+/*
+ * What the figures come from: workload, server, machine, dates, runs per
+ * cell, design, versions and the commands (comparable.h).
+ */
+static void provenance(struct cdoc *d, const struct cout_input *in)
+{
+	const struct comparable *cp = in->cmp;
+	size_t i;
+
+	if (!cp || !cp->nfacts)
+		return;
+	compare_doc_heading(d, 2, "Provenance");
+	compare_doc_list(d, CDOC_LIST);
+	for (i = 0; i < cp->nfacts; i++)
+		compare_doc_item(d, "%s: %s", cp->facts[i].name,
+				 cp->facts[i].text);
+}
+
+/*
+ * What differs between each label and the baseline, from the treatment
+ * keys of their fingerprints; then what comparability allowed or could
+ * not check. The reader never has to guess from the labels' names.
+ */
+static void what_differs(struct cdoc *d, const struct cout_input *in)
+{
+	const struct comparable *cp = in->cmp;
+	const struct score_table *t = in->t;
+	size_t r, i;
+
+	if (!cp)
+		return;
+	compare_doc_heading(d, 2, "What differs");
+	compare_doc_para(d,
+			 "Treatment keys of each label's runs against the "
+			 "baseline's (%s), as their meta.json fingerprints "
+			 "record them: baseline -> label.",
+			 t->labels[t->baseline]);
+	compare_doc_list(d, CDOC_LIST);
+	for (r = 0; r < t->nlabels; r++) {
+		size_t l = score_row_label(t, r), n = 0;
+
+		if (l == t->baseline)
+			continue;
+		if (!cp->label_known || !cp->label_known[l]) {
+			compare_doc_item(d,
+					 "%s: not recorded (runs written "
+					 "before the fingerprint)",
+					 t->labels[l]);
+			continue;
+		}
+		for (i = 0; i < cp->ndiffers; i++)
+			n += strcmp(cp->differs[i].label, t->labels[l]) == 0;
+		if (!n) {
+			compare_doc_item(d, "%s: %s", t->labels[l],
+					 comparable_no_difference);
+			continue;
+		}
+		for (i = 0; i < cp->ndiffers; i++)
+			if (strcmp(cp->differs[i].label, t->labels[l]) == 0)
+				compare_doc_item(
+					d, "%s: %s %s -> %s", t->labels[l],
+					cp->differs[i].key, cp->differs[i].a,
+					cp->differs[i].b);
+	}
+	for (i = 0; i < cp->nallowed; i++)
+		compare_doc_para(d,
+				 "Allowed to differ (--allow-differ): %s key "
+				 "%s, %s in one run, %s in another (%s).",
+				 cp->allowed[i].group, cp->allowed[i].key,
+				 cp->allowed[i].a, cp->allowed[i].b,
+				 cp->allowed[i].label);
+	if (cp->nold)
+		compare_doc_para(d,
+				 "Not checked: %zu of %zu scored runs record "
+				 "no fingerprint (written before it existed), "
+				 "so their workload, treatment and environment "
+				 "keys could not be compared.",
+				 cp->nold, cp->nold + cp->nchecked);
+}
+
 void compare_content_build(struct cdoc *d, const struct cout_input *in,
 			   bool html)
 {
@@ -961,6 +1042,8 @@ void compare_content_build(struct cdoc *d, const struct cout_input *in,
 					 ? "--baseline"
 					 : "the label whose first run started "
 					   "first");
+	provenance(d, in);
+	what_differs(d, in);
 	score_table(d, in);
 	score_legend(d, in);
 	steal_table(d, in);

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/compare/comparable.h"
 #include "analysis/compare/compare_evidence.h"
 #include "analysis/compare/compare_out.h"
 #include "analysis/compare/compare_plots.h"
@@ -52,11 +53,48 @@ static int write_file(const char *dir, enum cout_format fmt,
 				 err);
 }
 
+/*
+ * "oltpmark compare ARGS", for the provenance: what reproduces the table,
+ * so without --out, which only says where it goes. NULL without memory.
+ */
+static char *compare_command(int argc, char **argv)
+{
+	size_t len = strlen("oltpmark compare") + 1;
+	char *s;
+	int i;
+
+	for (i = 1; i < argc; i++)
+		len += strlen(argv[i]) + 3;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	strcpy(s, "oltpmark compare");
+	for (i = 1; i < argc; i++) {
+		bool quote = argv[i][strcspn(argv[i], " \t'\"$")] != '\0';
+
+		if (strcmp(argv[i], "--out") == 0 ||
+		    strcmp(argv[i], "-o") == 0) {
+			i++;
+			continue;
+		}
+		if (strncmp(argv[i], "--out=", 6) == 0 ||
+		    strncmp(argv[i], "-o", 2) == 0)
+			continue;
+
+		strcat(s, quote ? " '" : " ");
+		strcat(s, argv[i]);
+		if (quote)
+			strcat(s, "'");
+	}
+	return s;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	const char *baseline_opt = NULL, *out_opt = NULL, *baseline = NULL;
 	int metric = 0, format = COUT_TEXT;
 	bool holm = false;
+	struct opt_list allow = {.count = 0};
 	const struct opt_def opts[] = {
 		{.long_name = "baseline",
 		 .short_name = 'b',
@@ -85,6 +123,12 @@ int cmd_compare(int argc, char **argv)
 		 .value = &holm,
 		 .help = "decide the stars with Holm's correction over all "
 			 "comparisons (intervals stay unadjusted)"},
+		{.long_name = "allow-differ",
+		 .kind = OPT_LIST,
+		 .value = &allow,
+		 .arg_name = "KEY",
+		 .help = "score even though fingerprint KEY differs where it "
+			 "must not (repeatable; the table says so)"},
 		{.long_name = "out",
 		 .short_name = 'o',
 		 .kind = OPT_STRING,
@@ -125,7 +169,9 @@ int cmd_compare(int argc, char **argv)
 	struct cev ev = {0};
 	struct cplots plots = {0};
 	struct cout_input in = {0};
+	struct comparable cmp = {0};
 	struct err err = {""};
+	char *command = NULL;
 	const char *out_dir;
 	char plots_path[4096], path[4096];
 	size_t i, scored = 0;
@@ -155,14 +201,33 @@ int cmd_compare(int argc, char **argv)
 			  argv[first], argc - first > 1 ? " ..." : "");
 		goto out;
 	}
+	rc = comparable_check(&cmp, &rs, allow.items, (size_t)allow.count,
+			      &err);
+	if (rc < 0) {
+		log_error("compare: %s", err.msg);
+		goto out;
+	}
+	if (cmp.refusal) {
+		log_error("compare: %s", cmp.refusal);
+		status = EXIT_BAD_USAGE;
+		goto out;
+	}
 	rc = score_pick_baseline(&rs, baseline_opt, &baseline, &err);
 	if (rc < 0) {
 		log_error("compare: %s", err.msg);
 		status = rc == -ENOENT ? EXIT_BAD_USAGE : EXIT_WORK_FAILED;
 		goto out;
 	}
+	if (cmp.nold)
+		log_warn(
+			"compare: %zu of %zu scored runs record no fingerprint "
+			"(written before it existed): their workload, "
+			"treatment and environment keys could not be checked",
+			cmp.nold, cmp.nold + cmp.nchecked);
+	command = compare_command(argc, argv);
 	if (score_compute(&rs, baseline, holm, &t, &err) < 0 ||
-	    compare_evidence_build(&ev, &rs, &t, &err) < 0) {
+	    compare_evidence_build(&ev, &rs, &t, &err) < 0 ||
+	    comparable_describe(&cmp, &rs, &t, command) < 0) {
 		log_error("compare: %s", err.msg);
 		goto out;
 	}
@@ -173,6 +238,7 @@ int cmd_compare(int argc, char **argv)
 				 .t = &t,
 				 .ev = &ev,
 				 .metric = metric_names[metric],
+				 .cmp = &cmp,
 				 .baseline_given = baseline_opt != NULL};
 	if (out_dir) {
 		if (mkdir(out_dir, 0777) < 0 && errno != EEXIST) {
@@ -213,6 +279,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	status = 0;
 out:
+	free(command);
+	comparable_free(&cmp);
 	compare_plots_free(&plots);
 	compare_evidence_free(&ev);
 	score_free(&t);
