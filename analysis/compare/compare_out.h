@@ -33,10 +33,12 @@ enum cout_format {
 	COUT_CSV,  /* one row per label and configuration */
 	COUT_JSON, /* RESFILE_TAG_COMPARE, src/base/resfile.h */
 	COUT_HTML, /* compare.html */
+	COUT_MAIL, /* text for a mail: ASCII, 78 columns, verdicts in words */
 	COUT_FORMAT_NR
 };
 
-/* "text", "md", "csv", "json", "html", NULL: for the options table. */
+/* "text", "md", "csv", "json", "html", "mail", NULL: for the options
+ * table. */
 extern const char *const compare_out_format_names[];
 
 /* Everything a writer shows. */
@@ -53,6 +55,8 @@ struct cout_input {
 	bool baseline_given;	      /* --baseline rather than the default */
 	const struct comparable *cmp; /* comparability, differences and
 					 provenance; NULL: not known */
+	bool mail;		      /* the mail format: set by
+					 compare_out_write() */
 };
 
 /*

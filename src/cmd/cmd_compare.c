@@ -116,7 +116,7 @@ int cmd_compare(int argc, char **argv)
 		 .kind = OPT_CHOICE,
 		 .value = &format,
 		 .arg_name = "FMT",
-		 .help = "text (default), md, csv, json or html",
+		 .help = "text (default), md, csv, json, html or mail",
 		 .choices = compare_out_format_names},
 		{.long_name = "holm",
 		 .kind = OPT_FLAG,
