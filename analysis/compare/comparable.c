@@ -141,7 +141,7 @@ static bool allowed_seen(const struct comparable *cp, const char *group,
  */
 static int compare_runs(struct comparable *cp, const struct runset *rs,
 			const struct fps *f, size_t i, size_t j,
-			const char *group, bool cell_only,
+			const char *group, bool all_keys,
 			const char *const *allow, size_t nallow,
 			const char *where)
 {
@@ -171,7 +171,7 @@ static int compare_runs(struct comparable *cp, const struct runset *rs,
 					   *vb = value_of(f->fp[j], group, k);
 
 				(void)v;
-				if (is_cell_key(k) != cell_only ||
+				if ((!all_keys && is_cell_key(k)) ||
 				    json_object_get(seen, k))
 					continue;
 				if (!va || !vb || strcmp(va, vb) != 0) {
@@ -216,7 +216,7 @@ static int compare_runs(struct comparable *cp, const struct runset *rs,
 /* Check one kind of rule: runs that share what same() says. */
 static int check_rule(struct comparable *cp, const struct runset *rs,
 		      const struct fps *f, const char *const *grp, size_t ngrp,
-		      bool cell_only, int rule, const char *const *allow,
+		      bool all_keys, int rule, const char *const *allow,
 		      size_t nallow)
 {
 	size_t i, j, g;
@@ -226,13 +226,13 @@ static int check_rule(struct comparable *cp, const struct runset *rs,
 		const struct runset_run *ri = &rs->runs[i];
 		bool ref = true;
 
-		if (!f->fp[i])
+		if (!f->fp[i] || (rule == 0 && ri->block_run))
 			continue;
 		/* i is the reference of its group when no earlier run is */
 		for (j = 0; j < i && ref; j++) {
 			const struct runset_run *rj = &rs->runs[j];
 
-			if (!f->fp[j])
+			if (!f->fp[j] || (rule == 0 && rj->block_run))
 				continue;
 			if (rule == 0 && strcmp(ri->config, rj->config) == 0)
 				ref = false;
@@ -249,7 +249,7 @@ static int check_rule(struct comparable *cp, const struct runset *rs,
 			const struct runset_run *rj = &rs->runs[j];
 			char where[512];
 
-			if (!f->fp[j])
+			if (!f->fp[j] || (rule == 0 && rj->block_run))
 				continue;
 			if (rule == 0 && strcmp(ri->config, rj->config) != 0)
 				continue;
@@ -273,7 +273,7 @@ static int check_rule(struct comparable *cp, const struct runset *rs,
 					 ri->label, ri->config);
 			for (g = 0; g < ngrp; g++) {
 				rc = compare_runs(cp, rs, f, i, j, grp[g],
-						  cell_only, allow, nallow,
+						  all_keys, allow, nallow,
 						  where);
 				if (rc != 0)
 					return rc;
@@ -288,7 +288,7 @@ int comparable_check(struct comparable *cp, const struct runset *rs,
 {
 	static const char *const across[] = {"workload", "environment"};
 	static const char *const within[] = {"treatment"};
-	static const char *const cell[] = {"workload"};
+	static const char *const cell[] = {"workload", "environment"};
 	struct fps f = {0};
 	size_t i;
 	int rc;
@@ -309,7 +309,7 @@ int comparable_check(struct comparable *cp, const struct runset *rs,
 	if (rc == 0)
 		rc = check_rule(cp, rs, &f, within, 1, false, 1, allow, nallow);
 	if (rc == 0)
-		rc = check_rule(cp, rs, &f, cell, 1, true, 2, allow, nallow);
+		rc = check_rule(cp, rs, &f, cell, 2, true, 2, allow, nallow);
 	free_fps(&f);
 	if (rc < 0)
 		return err_set(err, rc, "out of memory");

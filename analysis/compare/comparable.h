@@ -9,9 +9,10 @@
  *
  * The rules (docs/compare.md, "Comparability"): within one
  * configuration, every workload and environment key is equal across the
- * scored runs; within one label, every treatment key is equal across its
- * scored runs; within one cell, the block runs share block and settle
- * lengths. A key named by --allow-differ is exempt from all three, and
+ * scored whole runs; within one label, every treatment key is equal
+ * across its scored runs; a label's block runs, scored inside themselves
+ * (B over A), are checked within their cell (label and configuration) on
+ * every workload and environment key instead. A key named by --allow-differ is exempt from all three, and
  * the output says which allowed keys did differ. Runs without a
  * fingerprint (written before it existed) are not checked, and counted.
  */
