@@ -218,12 +218,6 @@ int cmd_compare(int argc, char **argv)
 		status = rc == -ENOENT ? EXIT_BAD_USAGE : EXIT_WORK_FAILED;
 		goto out;
 	}
-	if (cmp.nold)
-		log_warn(
-			"compare: %zu of %zu scored runs record no fingerprint "
-			"(written before it existed): their workload, "
-			"treatment and environment keys could not be checked",
-			cmp.nold, cmp.nold + cmp.nchecked);
 	command = compare_command(argc, argv);
 	if (score_compute(&rs, baseline, holm, &t, &err) < 0 ||
 	    compare_evidence_build(&ev, &rs, &t, &err) < 0 ||
