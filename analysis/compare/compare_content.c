@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "analysis/parsers/parse_perflock.h"
 
@@ -117,6 +118,86 @@ static void score_table(struct cdoc *d, const struct cout_input *in)
 		else if (l == t->baseline)
 			compare_doc_cell(d, tab, row, ncols - 1, "(baseline)");
 	}
+}
+
+/* One cell's verdict in words, for the mail format. */
+static void verdict(struct cdoc *d, struct cdoc_table *tab, size_t row,
+		    size_t col, const struct score_table *t, size_t l,
+		    const struct score_cell *cell)
+{
+	double lo = cell->ci_lo - 100, hi = cell->ci_hi - 100;
+
+	if (l == t->baseline && !cell->blocks)
+		compare_doc_cell(d, tab, row, col,
+				 cell->has_score ? "baseline" : "-");
+	else if (!cell->has_score)
+		compare_doc_cell(d, tab, row, col, "-");
+	else if (!cell->has_ci)
+		compare_doc_cell(d, tab, row, col,
+				 "one run a side, no interval");
+	else if (cell->significant)
+		compare_doc_cell(d, tab, row, col,
+				 "%+.1f %% (%+.1f to %+.1f), significant",
+				 cell->score - 100, lo, hi);
+	else if (lo > 0 || hi < 0)
+		compare_doc_cell(d, tab, row, col,
+				 "%+.1f %% (%+.1f to %+.1f), not after Holm",
+				 cell->score - 100, lo, hi);
+	else
+		compare_doc_cell(d, tab, row, col, "no effect beyond +-%.1f %%",
+				 -lo > hi ? -lo : hi);
+}
+
+/*
+ * The mail's score table: per configuration the score, the runs and the
+ * verdict in words, so a reader of a plain-text mail needs no legend for
+ * the stars.
+ */
+static void mail_score_table(struct cdoc *d, const struct cout_input *in)
+{
+	const struct score_table *t = in->t;
+	size_t ncols = 1 + 3 * t->nconfigs, c, i;
+	struct cdoc_table *tab = compare_doc_table(d, ncols, NULL);
+
+	compare_doc_col(d, tab, 0, "Label", false, 0);
+	for (c = 0; c < t->nconfigs; c++) {
+		size_t k = 1 + 3 * c;
+
+		compare_doc_col(d, tab, k, "Score", true, 2);
+		compare_doc_col(d, tab, k + 1, "n", true, 2);
+		compare_doc_col(d, tab, k + 2, "Verdict", false, 2);
+		compare_doc_group(d, tab, k, 3, (int)c + 1,
+				  runset_config_title(t->configs[c]));
+	}
+	for (i = 0; i < t->nlabels; i++) {
+		size_t l = score_row_label(t, i), row = compare_doc_row(d, tab);
+
+		compare_doc_cell(d, tab, row, 0, "%s", t->labels[l]);
+		for (c = 0; c < t->nconfigs; c++) {
+			const struct score_cell *cell = score_cell(t, l, c);
+			size_t k = 1 + 3 * c;
+
+			if (cell->has_score)
+				compare_doc_num(d, tab, row, k, cell->score, 2);
+			else
+				compare_doc_cell(d, tab, row, k, "-");
+			if (cell->n)
+				compare_doc_cell(d, tab, row, k + 1, "%zu",
+						 cell->n);
+			verdict(d, tab, row, k + 2, t, l, cell);
+		}
+	}
+	compare_doc_para(
+		d,
+		"Score: 100 x the geometric mean of %s over a label's runs "
+		"divided by the baseline's; n: scored runs. Verdict: the "
+		"change and its 95 %% interval in %% of the baseline, "
+		"significant when the interval excludes no change (Welch's "
+		"t-test on the logarithms%s); \"no effect beyond +-X %%\": "
+		"the interval includes no change and rules out effects "
+		"larger than X %%. Block labels are scored B over A inside "
+		"their own runs.",
+		in->metric, t->holm ? ", Holm-adjusted" : ", unadjusted");
 }
 
 static void score_legend(struct cdoc *d, const struct cout_input *in)
@@ -928,6 +1009,86 @@ static bool all_blocks(const struct score_table *t)
 	return t->nlabels > 0;
 }
 
+/*
+ * What the figures come from: workload, server, machine, dates, runs per
+ * cell, design, versions and the commands (comparable.h).
+ */
+static void provenance(struct cdoc *d, const struct cout_input *in)
+{
+	const struct comparable *cp = in->cmp;
+	size_t i;
+
+	if (!cp || !cp->nfacts)
+		return;
+	compare_doc_heading(d, 2, "Provenance");
+	compare_doc_list(d, CDOC_LIST);
+	for (i = 0; i < cp->nfacts; i++)
+		compare_doc_item(d, "%s: %s", cp->facts[i].name,
+				 cp->facts[i].text);
+}
+
+/*
+ * What differs between each label and the baseline, from the treatment
+ * keys of their fingerprints; then what comparability allowed or could
+ * not check. The reader never has to guess from the labels' names.
+ */
+static void what_differs(struct cdoc *d, const struct cout_input *in)
+{
+	const struct comparable *cp = in->cmp;
+	const struct score_table *t = in->t;
+	size_t r, i;
+
+	if (!cp)
+		return;
+	compare_doc_heading(d, 2, "What differs");
+	compare_doc_para(d,
+			 "Treatment keys of each label's runs against the "
+			 "baseline's (%s), as their meta.json fingerprints "
+			 "record them: baseline -> label.",
+			 t->labels[t->baseline]);
+	compare_doc_list(d, CDOC_LIST);
+	for (r = 0; r < t->nlabels; r++) {
+		size_t l = score_row_label(t, r), n = 0;
+
+		if (l == t->baseline)
+			continue;
+		if (!cp->label_known || !cp->label_known[l]) {
+			compare_doc_item(d,
+					 "%s: not recorded (runs written "
+					 "before the fingerprint)",
+					 t->labels[l]);
+			continue;
+		}
+		for (i = 0; i < cp->ndiffers; i++)
+			n += strcmp(cp->differs[i].label, t->labels[l]) == 0;
+		if (!n) {
+			compare_doc_item(d, "%s: %s", t->labels[l],
+					 comparable_no_difference);
+			continue;
+		}
+		for (i = 0; i < cp->ndiffers; i++)
+			if (strcmp(cp->differs[i].label, t->labels[l]) == 0)
+				compare_doc_item(
+					d, "%s: %s %s -> %s", t->labels[l],
+					cp->differs[i].key, cp->differs[i].a,
+					cp->differs[i].b);
+	}
+	for (i = 0; i < cp->nallowed; i++)
+		compare_doc_para(d,
+				 "Allowed to differ (--allow-differ): %s key "
+				 "%s, %s in one run, %s in another (%s).",
+				 cp->allowed[i].group, cp->allowed[i].key,
+				 cp->allowed[i].a, cp->allowed[i].b,
+				 cp->allowed[i].label);
+	if (cp->nold)
+		compare_doc_para(d,
+				 "Not checked: %zu of %zu scored runs record "
+				 "no fingerprint (written before it existed), "
+				 "so their workload, treatment and environment "
+				 "keys could not be compared.",
+				 cp->nold, cp->nold + cp->nchecked);
+}
+
 void compare_content_build(struct cdoc *d, const struct cout_input *in,
 			   bool html)
 {
@@ -961,8 +1122,14 @@ void compare_content_build(struct cdoc *d, const struct cout_input *in,
 					 ? "--baseline"
 					 : "the label whose first run started "
 					   "first");
-	score_table(d, in);
-	score_legend(d, in);
+	provenance(d, in);
+	what_differs(d, in);
+	if (in->mail) {
+		mail_score_table(d, in);
+	} else {
+		score_table(d, in);
+		score_legend(d, in);
+	}
 	steal_table(d, in);
 	block_noise_table(d, in);
 	contest_tables(d, in);

@@ -33,6 +33,55 @@ static void csv_num(FILE *f, double v)
 		fprintf(f, "%.10g", v);
 }
 
+/*
+ * The provenance and the differences as a block of lines starting with
+ * '#' after the rows, which CSV readers skip as comments (comment="#" in
+ * pandas) and which a reader of the first line as the header and of the
+ * rows by their label and config columns (run/oltpmark-run) passes over.
+ * A '#' line never holds a newline.
+ */
+static void csv_head(FILE *f, const struct cout_input *in)
+{
+	const struct comparable *cp = in->cmp;
+	const struct score_table *t = in->t;
+	size_t i, r;
+
+	if (!cp)
+		return;
+	for (i = 0; i < cp->nfacts; i++)
+		fprintf(f, "# %s: %s\n", cp->facts[i].name, cp->facts[i].text);
+	for (r = 0; r < t->nlabels; r++) {
+		size_t l = score_row_label(t, r), n = 0;
+
+		if (l == t->baseline)
+			continue;
+		if (!cp->label_known || !cp->label_known[l]) {
+			fprintf(f, "# differs: %s: not recorded\n",
+				t->labels[l]);
+			continue;
+		}
+		for (i = 0; i < cp->ndiffers; i++)
+			if (strcmp(cp->differs[i].label, t->labels[l]) == 0) {
+				fprintf(f, "# differs: %s: %s %s -> %s\n",
+					t->labels[l], cp->differs[i].key,
+					cp->differs[i].a, cp->differs[i].b);
+				n++;
+			}
+		if (!n)
+			fprintf(f, "# differs: %s: %s\n", t->labels[l],
+				comparable_no_difference);
+	}
+	for (i = 0; i < cp->nallowed; i++)
+		fprintf(f, "# allowed to differ: %s %s: %s, %s\n",
+			cp->allowed[i].group, cp->allowed[i].key,
+			cp->allowed[i].a, cp->allowed[i].b);
+	if (cp->nold)
+		fprintf(f,
+			"# not checked: %zu of %zu scored runs record no "
+			"fingerprint\n",
+			cp->nold, cp->nold + cp->nchecked);
+}
+
 void compare_csv_write(FILE *f, const struct cout_input *in)
 {
 	const struct score_table *t = in->t;
@@ -110,4 +159,5 @@ void compare_csv_write(FILE *f, const struct cout_input *in)
 			fputc('\n', f);
 		}
 	}
+	csv_head(f, in);
 }

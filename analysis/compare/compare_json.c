@@ -403,6 +403,87 @@ static json_t *json_plots(const struct cout_input *in, bool *oom)
 	return o;
 }
 
+static json_t *json_diff(const struct cmp_diff *d, bool *oom)
+{
+	json_t *o = json_object();
+
+	if (!o) {
+		*oom = true;
+		return NULL;
+	}
+	jset(o, "group", json_string(d->group), oom);
+	jset(o, "key", json_string(d->key), oom);
+	jset(o, "a", json_string(d->a), oom);
+	jset(o, "b", json_string(d->b), oom);
+	jset(o, "label", json_string(d->label), oom);
+	return o;
+}
+
+/*
+ * "provenance" {name: text}, "differences" {label: [{key, baseline,
+ * value}] or null when not recorded}, "comparability" {checked_runs,
+ * unchecked_runs, allowed: [...]}: comparable.h.
+ */
+static void json_comparable(json_t *root, const struct cout_input *in,
+			    bool *oom)
+{
+	const struct comparable *cp = in->cmp;
+	const struct score_table *t = in->t;
+	json_t *prov = json_object(), *diffs = json_object(),
+	       *comp = json_object(), *allowed = json_array();
+	size_t i, r;
+
+	if (!prov || !diffs || !comp || !allowed) {
+		json_decref(prov);
+		json_decref(diffs);
+		json_decref(comp);
+		json_decref(allowed);
+		*oom = true;
+		return;
+	}
+	for (i = 0; i < cp->nfacts; i++) {
+		char key[64], *p;
+
+		snprintf(key, sizeof(key), "%s", cp->facts[i].name);
+		for (p = key; *p; p++)
+			if (*p == ' ')
+				*p = '_';
+		jset(prov, key, json_string(cp->facts[i].text), oom);
+	}
+	for (r = 0; r < t->nlabels; r++) {
+		size_t l = score_row_label(t, r);
+		json_t *list;
+
+		if (l == t->baseline)
+			continue;
+		if (!cp->label_known || !cp->label_known[l]) {
+			jset(diffs, t->labels[l], json_null(), oom);
+			continue;
+		}
+		list = json_array();
+		for (i = 0; list && i < cp->ndiffers; i++) {
+			json_t *o;
+
+			if (strcmp(cp->differs[i].label, t->labels[l]) != 0)
+				continue;
+			o = json_object();
+			jset(o, "key", json_string(cp->differs[i].key), oom);
+			jset(o, "baseline", json_string(cp->differs[i].a), oom);
+			jset(o, "value", json_string(cp->differs[i].b), oom);
+			jpush(list, o, oom);
+		}
+		jset(diffs, t->labels[l], list, oom);
+	}
+	for (i = 0; i < cp->nallowed; i++)
+		jpush(allowed, json_diff(&cp->allowed[i], oom), oom);
+	jset(comp, "checked_runs", json_integer((json_int_t)cp->nchecked), oom);
+	jset(comp, "unchecked_runs", json_integer((json_int_t)cp->nold), oom);
+	jset(comp, "allowed", allowed, oom);
+	jset(root, "provenance", prov, oom);
+	jset(root, "comparability", comp, oom);
+	jset(root, "differences", diffs, oom);
+}
+
 int compare_json_write(FILE *f, const struct cout_input *in, struct err *err)
 {
 	const struct score_table *t = in->t;
@@ -433,6 +514,8 @@ int compare_json_write(FILE *f, const struct cout_input *in, struct err *err)
 	     &oom);
 	jset(root, "labels", labels, &oom);
 	jset(root, "configs", configs, &oom);
+	if (in->cmp)
+		json_comparable(root, in, &oom);
 	jset(root, "scores", json_scores(in, &oom), &oom);
 	jset(root, "contest", json_contest(in, &oom), &oom);
 	jset(root, "profiles", json_profiles(in, &oom), &oom);

@@ -16,15 +16,15 @@
 #include "analysis/compare/compare_json.h"
 #include "analysis/compare/compare_render.h"
 
-const char *const compare_out_format_names[] = {"text", "md",	"csv",
-						"json", "html", NULL};
+const char *const compare_out_format_names[] = {"text", "md",	"csv", "json",
+						"html", "mail", NULL};
 
 const char *compare_out_file_name(enum cout_format fmt)
 {
 	static const char *const names[COUT_FORMAT_NR] = {
 		[COUT_TEXT] = "scores.txt",   [COUT_MD] = "scores.md",
 		[COUT_CSV] = "scores.csv",    [COUT_JSON] = "scores.json",
-		[COUT_HTML] = "compare.html",
+		[COUT_HTML] = "compare.html", [COUT_MAIL] = "scores-mail.txt",
 	};
 
 	return (unsigned)fmt < COUT_FORMAT_NR ? names[fmt] : "scores.txt";
@@ -34,6 +34,7 @@ int compare_out_write(FILE *f, enum cout_format fmt_id,
 		      const struct cout_input *in, struct err *err)
 {
 	struct cdoc d = {0};
+	struct cout_input mail = *in;
 	int rc = 0;
 
 	switch (fmt_id) {
@@ -42,6 +43,17 @@ int compare_out_write(FILE *f, enum cout_format fmt_id,
 		break;
 	case COUT_JSON:
 		rc = compare_json_write(f, in, err);
+		break;
+	case COUT_MAIL:
+		mail.mail = true;
+		compare_content_build(&d, &mail, false);
+		if (d.oom) {
+			rc = err_set(err, -ENOMEM, "out of memory");
+			break;
+		}
+		rc = compare_render_mail(f, &d);
+		if (rc < 0)
+			rc = err_set(err, rc, "out of memory");
 		break;
 	case COUT_TEXT:
 	case COUT_MD:

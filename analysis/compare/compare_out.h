@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "analysis/compare/comparable.h"
 #include "analysis/compare/compare_evidence.h"
 #include "analysis/compare/compare_plots.h"
 #include "analysis/compare/runset.h"
@@ -32,24 +33,30 @@ enum cout_format {
 	COUT_CSV,  /* one row per label and configuration */
 	COUT_JSON, /* RESFILE_TAG_COMPARE, src/base/resfile.h */
 	COUT_HTML, /* compare.html */
+	COUT_MAIL, /* text for a mail: ASCII, 78 columns, verdicts in words */
 	COUT_FORMAT_NR
 };
 
-/* "text", "md", "csv", "json", "html", NULL: for the options table. */
+/* "text", "md", "csv", "json", "html", "mail", NULL: for the options
+ * table. */
 extern const char *const compare_out_format_names[];
 
 /* Everything a writer shows. */
 struct cout_input {
-	const struct runset *rs;     /* the runs read */
-	const struct score_table *t; /* scores */
-	const struct cev *ev;	     /* contest, profiles, locks */
-	const struct cplots *plots;  /* plots drawn, NULL when not asked */
-	const char *plots_path;	     /* where the plots are, for text and
+	const struct runset *rs;      /* the runs read */
+	const struct score_table *t;  /* scores */
+	const struct cev *ev;	      /* contest, profiles, locks */
+	const struct cplots *plots;   /* plots drawn, NULL when not asked */
+	const char *plots_path;	      /* where the plots are, for text and
 					JSON ("OUT/compare-plots"); the
 					Markdown and HTML files sit in OUT
 					and link CPLOT_DIR/ relatively */
-	const char *metric;	     /* summary.json key scored */
-	bool baseline_given;	     /* --baseline rather than the default */
+	const char *metric;	      /* summary.json key scored */
+	bool baseline_given;	      /* --baseline rather than the default */
+	const struct comparable *cmp; /* comparability, differences and
+					 provenance; NULL: not known */
+	bool mail;		      /* the mail format: set by
+					 compare_out_write() */
 };
 
 /*

@@ -129,13 +129,95 @@ static void text_wrap(FILE *f, const char *text, const char *indent,
 	fputc('\n', f);
 }
 
+/* Width of the column group (or lone column) starting at sel[i]. */
+static size_t unit_end(const struct cdoc_table *t, size_t c)
+{
+	size_t end = c + 1;
+
+	if (t->gid[c])
+		while (end < t->ncols && t->gid[end] == t->gid[c])
+			end++;
+	return end;
+}
+
+/* Text width of columns sel[0..n-1] laid out side by side. */
+static size_t cols_width(const struct cdoc_table *t, const size_t *w,
+			 const size_t *sel, size_t n)
+{
+	size_t i, sum = 0;
+
+	for (i = 0; i < n; i++)
+		sum += (size_t)t->gap[sel[i]] + w[sel[i]];
+	return sum;
+}
+
+/* The columns sel[0..n-1] of t (widths w) as one text table. */
+static void text_cols(FILE *f, const struct cdoc_table *t, const size_t *w,
+		      const size_t *sel, size_t n, struct line *l)
+{
+	size_t i, r;
+
+	/* Group titles, left-aligned over their first column. */
+	for (i = 0; i < n && !t->gid[sel[i]]; i++)
+		;
+	if (i < n) {
+		for (i = 0; i < n; i++) {
+			size_t c = sel[i];
+
+			line_pad(l, (size_t)t->gap[c]);
+			if (t->gid[c] &&
+			    (!i || t->gid[sel[i - 1]] != t->gid[c])) {
+				size_t end = i, span = 0;
+
+				while (end < n &&
+				       t->gid[sel[end]] == t->gid[c]) {
+					span += w[sel[end]] +
+						(end > i ? (size_t)t->gap
+								   [sel[end]]
+							 : 0);
+					end++;
+				}
+				line_cell(l, t->group[c], span, false);
+				i = end - 1;
+			} else {
+				line_pad(l, w[c]);
+			}
+		}
+		line_put(l, f);
+	}
+	for (i = 0; i < n; i++) {
+		line_pad(l, (size_t)t->gap[sel[i]]);
+		line_cell(l, t->head[sel[i]], w[sel[i]], t->right[sel[i]]);
+	}
+	line_put(l, f);
+	for (r = 0; r < t->nrows; r++) {
+		for (i = 0; i < n; i++) {
+			line_pad(l, (size_t)t->gap[sel[i]]);
+			line_cell(l, t->cells[r * t->ncols + sel[i]], w[sel[i]],
+				  t->right[sel[i]]);
+		}
+		line_put(l, f);
+	}
+}
+
+/*
+ * A table wider than COMPARE_RENDER_TEXT_WIDTH is cut into several, one
+ * under the other, each repeating the first column (the label): whole
+ * column groups (a configuration's score columns) stay together, and a
+ * last column without a header (the "(baseline)" mark) goes with every
+ * part. A part with a single group wider than the page stays whole.
+ */
 static void text_table(FILE *f, const struct cdoc_table *t, bool *oom)
 {
-	size_t *w, c, r;
+	size_t *w, *sel, c, r, n, start, tail;
 	struct line l = {0};
+	bool first = true;
 
 	w = calloc(t->ncols, sizeof(*w));
-	if (!w) {
+	sel = calloc(t->ncols + 1, sizeof(*sel));
+	if (!w || !sel) {
+		free(w);
+		free(sel);
 		*oom = true;
 		return;
 	}
@@ -162,51 +244,46 @@ static void text_table(FILE *f, const struct cdoc_table *t, bool *oom)
 		fputs(t->caption, f);
 		fputc('\n', f);
 	}
-	/* Group titles, left-aligned over their first column. */
-	for (c = 0; c < t->ncols; c++)
-		if (t->gid[c])
-			break;
-	if (c < t->ncols) {
-		for (c = 0; c < t->ncols; c++) {
-			line_pad(&l, (size_t)t->gap[c]);
-			if (t->gid[c] && (!c || t->gid[c - 1] != t->gid[c])) {
-				size_t end = c, span = 0;
+	/* the trailing mark column, kept with every part */
+	tail = t->ncols > 2 && !t->gid[t->ncols - 1] &&
+			       !(t->head[t->ncols - 1] &&
+				 t->head[t->ncols - 1][0])
+		       ? t->ncols - 1
+		       : t->ncols;
+	start = t->ncols ? 1 : 0;
+	while (start < tail || first) {
+		n = 0;
+		if (t->ncols)
+			sel[n++] = 0;
+		while (start < tail) {
+			size_t end = unit_end(t, start), k, m = n;
 
-				while (end < t->ncols &&
-				       t->gid[end] == t->gid[c]) {
-					span += w[end] +
-						(end > c ? (size_t)t->gap[end]
-							 : 0);
-					end++;
-				}
-				line_cell(&l, t->group[c], span, false);
-				c = end - 1;
-			} else {
-				line_pad(&l, w[c]);
-			}
+			for (k = start; k < end; k++)
+				sel[m++] = k;
+			if (tail < t->ncols)
+				sel[m] = tail;
+			if (n > 1 &&
+			    cols_width(t, w, sel, m + (tail < t->ncols)) >
+				    COMPARE_RENDER_TEXT_WIDTH)
+				break;
+			n = m;
+			start = end;
 		}
-		line_put(&l, f);
-	}
-	for (c = 0; c < t->ncols; c++) {
-		line_pad(&l, (size_t)t->gap[c]);
-		line_cell(&l, t->head[c], w[c], t->right[c]);
-	}
-	line_put(&l, f);
-	for (r = 0; r < t->nrows; r++) {
-		for (c = 0; c < t->ncols; c++) {
-			line_pad(&l, (size_t)t->gap[c]);
-			line_cell(&l, t->cells[r * t->ncols + c], w[c],
-				  t->right[c]);
-		}
-		line_put(&l, f);
+		if (tail < t->ncols)
+			sel[n++] = tail;
+		if (!first)
+			fputc('\n', f);
+		text_cols(f, t, w, sel, n, &l);
+		first = false;
 	}
 	if (l.oom)
 		*oom = true;
 	free(l.buf);
+	free(sel);
 	free(w);
 }
 
-int compare_render_text(FILE *f, const struct cdoc *d)
+static int render_text(FILE *f, const struct cdoc *d)
 {
 	bool oom = false;
 	size_t i, k;
@@ -247,6 +324,99 @@ int compare_render_text(FILE *f, const struct cdoc *d)
 		}
 	}
 	return oom ? -ENOMEM : 0;
+}
+
+int compare_render_text(FILE *f, const struct cdoc *d)
+{
+	return render_text(f, d);
+}
+
+/* ------------------------------------------------------------------ */
+/* Mail: the text rendering in ASCII                                    */
+
+/* UTF-8 sequences compare's text uses and their ASCII spelling. */
+static const struct {
+	const char *utf8, *ascii;
+} ascii_map[] = {
+	{"\u00b1", "+-"},  {"\u00d7", "x"},  {"\u2212", "-"},  {"\u2013", "-"},
+	{"\u2014", "--"},  {"\u2264", "<="}, {"\u2265", ">="}, {"\u00b5", "u"},
+	{"\u2026", "..."}, {"\u2192", "->"}, {"\u00b2", "^2"},
+};
+
+/* *s rewritten in ASCII (a new string; the old one freed). */
+static int to_ascii(char **s)
+{
+	const char *p;
+	char *out, *q;
+
+	if (!*s)
+		return 0;
+	out = malloc(strlen(*s) * 2 + 1);
+	if (!out)
+		return -ENOMEM;
+	for (p = *s, q = out; *p;) {
+		size_t i, n;
+
+		if (!((unsigned char)*p & 0x80)) {
+			*q++ = *p++;
+			continue;
+		}
+		for (i = 0; i < sizeof(ascii_map) / sizeof(ascii_map[0]); i++) {
+			n = strlen(ascii_map[i].utf8);
+			if (strncmp(p, ascii_map[i].utf8, n) == 0)
+				break;
+		}
+		if (i < sizeof(ascii_map) / sizeof(ascii_map[0])) {
+			strcpy(q, ascii_map[i].ascii);
+			q += strlen(ascii_map[i].ascii);
+			p += n;
+			continue;
+		}
+		/* another character: one '?' for its whole sequence */
+		*q++ = '?';
+		p++;
+		while (((unsigned char)*p & 0xC0) == 0x80)
+			p++;
+	}
+	*q = '\0';
+	free(*s);
+	*s = out;
+	return 0;
+}
+
+static int table_to_ascii(struct cdoc_table *t)
+{
+	size_t c, i;
+	int rc = to_ascii(&t->caption);
+
+	for (c = 0; c < t->ncols && rc == 0; c++) {
+		rc = to_ascii(&t->head[c]);
+		if (rc == 0)
+			rc = to_ascii(&t->group[c]);
+	}
+	for (i = 0; i < t->nrows * t->ncols && rc == 0; i++)
+		rc = to_ascii(&t->cells[i]);
+	return rc;
+}
+
+int compare_render_mail(FILE *f, struct cdoc *d)
+{
+	size_t i, k;
+	int rc = 0;
+
+	for (i = 0; i < d->n && rc == 0; i++) {
+		struct cdoc_block *b = &d->v[i];
+
+		rc = to_ascii(&b->text);
+		for (k = 0; k < b->nitems && rc == 0; k++) {
+			rc = to_ascii(&b->items[k]);
+			if (rc == 0 && b->titles)
+				rc = to_ascii(&b->titles[k]);
+		}
+		if (rc == 0 && b->table)
+			rc = table_to_ascii(b->table);
+	}
+	return rc < 0 ? rc : render_text(f, d);
 }
 
 /* ------------------------------------------------------------------ */

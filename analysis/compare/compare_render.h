@@ -23,6 +23,14 @@
 /* Write d to f as text. 0, or -ENOMEM (tables are laid out in memory). */
 int compare_render_text(FILE *f, const struct cdoc *d);
 
+/*
+ * The text rendering in plain ASCII, for a mail: d's strings are
+ * rewritten in place first ('±' -> "+-", '×' -> "x", ...; any other
+ * non-ASCII character -> '?'), so columns and wrapping are measured on
+ * what is printed. 0 or -ENOMEM.
+ */
+int compare_render_mail(FILE *f, struct cdoc *d);
+
 /* Write d to f as Markdown (GitHub tables). Returns 0. */
 int compare_render_md(FILE *f, const struct cdoc *d);
 

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/compare/comparable.h"
 #include "analysis/compare/compare_evidence.h"
 #include "analysis/compare/compare_out.h"
 #include "analysis/compare/compare_plots.h"
@@ -115,6 +116,42 @@ static int within_answer(const struct runset *rs, const char *baseline,
 	return fflush(stdout) == EOF ? EXIT_WORK_FAILED : 0;
 }
 
+/*
+ * "oltpmark compare ARGS", for the provenance: what reproduces the table,
+ * so without --out, which only says where it goes. NULL without memory.
+ */
+static char *compare_command(int argc, char **argv)
+{
+	size_t len = strlen("oltpmark compare") + 1;
+	char *s;
+	int i;
+
+	for (i = 1; i < argc; i++)
+		len += strlen(argv[i]) + 3;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	strcpy(s, "oltpmark compare");
+	for (i = 1; i < argc; i++) {
+		bool quote = argv[i][strcspn(argv[i], " \t'\"$")] != '\0';
+
+		if (strcmp(argv[i], "--out") == 0 ||
+		    strcmp(argv[i], "-o") == 0) {
+			i++;
+			continue;
+		}
+		if (strncmp(argv[i], "--out=", 6) == 0 ||
+		    strncmp(argv[i], "-o", 2) == 0)
+			continue;
+
+		strcat(s, quote ? " '" : " ");
+		strcat(s, argv[i]);
+		if (quote)
+			strcat(s, "'");
+	}
+	return s;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	const char *baseline_opt = NULL, *out_opt = NULL, *baseline = NULL;
@@ -123,6 +160,7 @@ int cmd_compare(int argc, char **argv)
 	double within = -1;
 	struct opt_list within_labels = {0};
 	bool holm = false;
+	struct opt_list allow = {.count = 0};
 	const struct opt_def opts[] = {
 		{.long_name = "baseline",
 		 .short_name = 'b',
@@ -144,13 +182,19 @@ int cmd_compare(int argc, char **argv)
 		 .kind = OPT_CHOICE,
 		 .value = &format,
 		 .arg_name = "FMT",
-		 .help = "text (default), md, csv, json or html",
+		 .help = "text (default), md, csv, json, html or mail",
 		 .choices = compare_out_format_names},
 		{.long_name = "holm",
 		 .kind = OPT_FLAG,
 		 .value = &holm,
 		 .help = "decide the stars with Holm's correction over all "
 			 "comparisons (intervals stay unadjusted)"},
+		{.long_name = "allow-differ",
+		 .kind = OPT_LIST,
+		 .value = &allow,
+		 .arg_name = "KEY",
+		 .help = "score even though fingerprint KEY differs where it "
+			 "must not (repeatable; the table says so)"},
 		{.long_name = "out",
 		 .short_name = 'o',
 		 .kind = OPT_STRING,
@@ -210,7 +254,9 @@ int cmd_compare(int argc, char **argv)
 	struct cev ev = {0};
 	struct cplots plots = {0};
 	struct cout_input in = {0};
+	struct comparable cmp = {0};
 	struct err err = {""};
+	char *command = NULL;
 	const char *out_dir;
 	char plots_path[4096], path[4096];
 	size_t i, scored = 0;
@@ -244,6 +290,17 @@ int cmd_compare(int argc, char **argv)
 			  argv[first], argc - first > 1 ? " ..." : "");
 		goto out;
 	}
+	rc = comparable_check(&cmp, &rs, allow.items, (size_t)allow.count,
+			      &err);
+	if (rc < 0) {
+		log_error("compare: %s", err.msg);
+		goto out;
+	}
+	if (cmp.refusal) {
+		log_error("compare: %s", cmp.refusal);
+		status = EXIT_BAD_USAGE;
+		goto out;
+	}
 	rc = score_pick_baseline(&rs, baseline_opt, &baseline, &err);
 	if (rc < 0) {
 		log_error("compare: %s", err.msg);
@@ -255,8 +312,10 @@ int cmd_compare(int argc, char **argv)
 				       within_config, &within_labels);
 		goto out;
 	}
+	command = compare_command(argc, argv);
 	if (score_compute(&rs, baseline, holm, &t, &err) < 0 ||
-	    compare_evidence_build(&ev, &rs, &t, &err) < 0) {
+	    compare_evidence_build(&ev, &rs, &t, &err) < 0 ||
+	    comparable_describe(&cmp, &rs, &t, command) < 0) {
 		log_error("compare: %s", err.msg);
 		goto out;
 	}
@@ -267,6 +326,7 @@ int cmd_compare(int argc, char **argv)
 				 .t = &t,
 				 .ev = &ev,
 				 .metric = metric_names[metric],
+				 .cmp = &cmp,
 				 .baseline_given = baseline_opt != NULL};
 	if (out_dir) {
 		if (mkdir(out_dir, 0777) < 0 && errno != EEXIST) {
@@ -307,6 +367,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	status = 0;
 out:
+	free(command);
+	comparable_free(&cmp);
 	compare_plots_free(&plots);
 	compare_evidence_free(&ev);
 	score_free(&t);

@@ -31,7 +31,9 @@
 #include "config.h"
 #include "drivers/driver.h"
 #include "drivers/pgconn.h"
+#include "src/base/atomic_file.h"
 #include "src/base/clock.h"
+#include "src/base/fingerprint.h"
 #include "src/cmd/cmd.h"
 #include "src/base/log.h"
 #include "src/base/resfile.h"
@@ -94,6 +96,10 @@ static const char *const io_modes[] = {"buffered", "direct", NULL};
 
 /* This invocation's options (reset from run_defaults by cmd_run). */
 static struct run_opts opts;
+
+/* Whether the seed was drawn at random (no --seed): the fingerprint's
+ * seed rule. */
+static bool seed_drawn;
 
 static const struct run_opts run_defaults = {
 	.ramp_up_s = -1,
@@ -480,9 +486,44 @@ static int write_meta(const struct opt_cmd *cmd, const struct run_opts *o,
 		meta, "diagnostic",
 		json_boolean(resfile_get_truth(notes, "diagnostic") == 1));
 	json_object_set_new(meta, "notes", notes);
+	/* after everything it reads: options, notes, server, database */
+	rc = fingerprint_add(meta, "", seed_drawn ? "random" : "fixed");
+	if (rc < 0) {
+		json_decref(meta);
+		return err_set(err, rc, "out of memory");
+	}
 	rc = write_json(o->out, "meta.json", meta, err);
 	json_decref(meta);
 	return rc;
+}
+
+/*
+ * Every sysctl of this machine into DIR/sys/sysctl.txt, for what the
+ * fingerprint's list misses. Not being able to write it is a warning:
+ * the run's figures do not depend on it.
+ */
+static void write_sysctls(const char *dir)
+{
+	char path[PATH_MAX];
+	struct atomic_file af;
+	struct err err = {""};
+	int rc;
+
+	if (snprintf(path, sizeof(path), "%s/sys", dir) >= (int)sizeof(path))
+		return;
+	if (mkdir(path, 0777) < 0 && errno != EEXIST) {
+		log_warn("run: %s: %s (no sysctl.txt)", path, strerror(errno));
+		return;
+	}
+	strncat(path, "/sysctl.txt", sizeof(path) - strlen(path) - 1);
+	rc = atomic_file_open(&af, path, &err);
+	if (rc == 0)
+		rc = atomic_file_close(&af, fingerprint_sysctl_all("", af.f),
+				       &err);
+	if (rc < 0)
+		log_warn("run: %s", err.msg[0] ? err.msg
+					       : "sys/sysctl.txt not "
+						 "written");
 }
 
 /* Whether the driver simulates the database (its NOTPM is simulated). */
@@ -558,6 +599,7 @@ static void resolve_defaults(struct run_opts *o, const struct pacing *p)
 
 		o->connections = (int)(c < terminals ? c : terminals);
 	}
+	seed_drawn = o->seed == 0;
 	if (o->seed == 0) {
 		unsigned int r = 0;
 
@@ -750,6 +792,7 @@ int cmd_run(int argc, char **argv)
 		struct report_options ro = {
 			.ramp_up_s = -1, .window_end_s = -1, .plots = false};
 
+		write_sysctls(o->out);
 		err_clear(&err);
 		if (report_summarize(o->out, &ro, &err) < 0)
 			log_warn("run: no summary: %s", err.msg);

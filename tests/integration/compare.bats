@@ -45,6 +45,30 @@ golden() {
 	golden compare-basic expected.csv --format csv
 }
 
+@test "compare: mail output matches the golden file" {
+	golden compare-basic expected-mail.txt --format mail
+}
+
+@test "compare: every line of mail and of text is ASCII-clean and at most 78 columns" {
+	local fmt dir
+	for dir in compare-basic compare-minimal; do
+		for fmt in mail text; do
+			"$OLTPMARK" compare --format "$fmt" "$GOLDEN/$dir/runs" >"$OUT/$fmt" 2>/dev/null
+			# characters, not bytes: text keeps its '±'
+			# shellcheck disable=SC2016
+			run ! awk -v f="$dir $fmt" 'length($0) > 78 { print f ": " $0; bad = 1 } END { exit !bad }' "$OUT/$fmt"
+		done
+		# plain ASCII in a mail
+		run ! env LC_ALL=C grep -n '[^ -~]' "$OUT/mail"
+	done
+	# verdicts in words
+	grep -qF -- '6.18-bfq     87.15  3  -12.8 % (-14.5 to -11.1), significant' "$OUT/mail" ||
+		"$OLTPMARK" compare --format mail "$GOLDEN/compare-basic/runs" 2>/dev/null |
+		grep -qF -- '-12.8 % (-14.5 to -11.1), significant'
+	"$OLTPMARK" compare --format mail "$GOLDEN/compare-basic/runs" 2>/dev/null |
+		grep -qF 'no effect beyond +-2.9 %'
+}
+
 @test "compare: foreign summaries (notpm only), default baseline by start time" {
 	golden compare-minimal expected.txt
 }
@@ -55,14 +79,19 @@ golden() {
 
 @test "compare: the score table of the golden runs says what it should" {
 	"$OLTPMARK" compare "$GOLDEN/compare-basic/runs" >"$OUT/out" 2>/dev/null
-	grep -Eq '^6\.18-base +100\.00 +3 +1\.05 +100\.00 +3 +0\.86 +\(baseline\)$' "$OUT/out"
+	# Two configurations are two parts of 78 columns: Cached, then
+	# Non-cached, each with the label and the baseline mark.
+	grep -Eq '^6\.18-base +100\.00 +3 +1\.05 +\(baseline\)$' "$OUT/out"
+	grep -Eq '^6\.18-base +100\.00 +3 +0\.86 +\(baseline\)$' "$OUT/out"
 	# No change in cached; a significant drop in non-cached; each with
 	# the smallest effect it could detect and the time 1 % would take
 	# (17 and 13 runs per label of 2 + 8 s, checked by hand in
 	# docs/compare.md).
-	grep -Eq '^6\.18-bfq +99\.32 +±2\.27 +3 +0\.93 +3\.07 +6 min +87\.15 +±1\.72 \* +3 +0\.86 +2\.65 +5 min$' "$OUT/out"
+	grep -Eq '^6\.18-bfq +99\.32 +±2\.27 +3 +0\.93 +3\.07 +6 min$' "$OUT/out"
+	grep -Eq '^6\.18-bfq +87\.15 +±1\.72 \* +3 +0\.86 +2\.65 +5 min$' "$OUT/out"
 	# One run: no interval; no non-cached run at all: "-".
-	grep -Eq '^6\.18-hz100 +96\.71 +n=1 +1 +- +-$' "$OUT/out"
+	grep -Eq '^6\.18-hz100 +96\.71 +n=1 +1 +-$' "$OUT/out"
+	grep -Eq '^6\.18-hz100 +-$' "$OUT/out"
 	grep -q 'unadjusted' "$OUT/out"
 }
 

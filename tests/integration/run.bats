@@ -110,6 +110,16 @@ six_seconds() {
 	[ "$(json_eval "$dir/run.json" "d['tx_mode']")" = "$1" ]
 	[ "$(json_eval "$dir/meta.json" "d['format']")" = oltpmark-meta/1 ]
 	[ "$(json_eval "$dir/meta.json" "d['label']")" = run-bats ]
+	# the fingerprint (docs/formats.md), and every sysctl beside it
+	[ "$(json_eval "$dir/meta.json" \
+		"d['fingerprint']['workload']['tx_mode']")" = "$1" ]
+	[ "$(json_eval "$dir/meta.json" \
+		"d['fingerprint']['workload']['seed_rule']")" = random ]
+	[ "$(json_eval "$dir/meta.json" \
+		"d['fingerprint']['treatment']['kernel.release']")" = "$(uname -r)" ]
+	[ "$(json_eval "$dir/meta.json" \
+		"d['fingerprint']['environment']['postgresql.version'] != ''")" = True ]
+	grep -q '^vm\.dirty_ratio = [0-9]' "$dir/sys/sysctl.txt"
 	# the server runs here: its CPU time was measured
 	[ "$(json_eval "$dir/run.json" "d['cost']['server_cpu_s'] > 0")" = True ]
 	[ -f "$dir/summary.json" ]

@@ -336,6 +336,74 @@ static void test_html(void **state)
 	compare_doc_free(&d);
 }
 
+/*
+ * Three groups of 3 columns of 10 characters: 10 + 3 x 36 columns side by
+ * side is wider than 78, so the text comes in parts of whole groups, each
+ * repeating the label and the trailing mark; every line fits.
+ */
+static void test_text_split(void **state)
+{
+	struct cdoc d = {0};
+	struct cdoc_table *t = compare_doc_table(&d, 11, NULL);
+	size_t c, r, g;
+	char *out, *line, *save = NULL;
+	int parts = 0, marks = 0;
+
+	(void)state;
+	compare_doc_col(&d, t, 0, "Label", false, 0);
+	for (g = 0; g < 3; g++) {
+		for (c = 0; c < 3; c++)
+			compare_doc_col(&d, t, 1 + 3 * g + c, "0123456789",
+					true, 2);
+		compare_doc_group(&d, t, 1 + 3 * g, 3, (int)g + 1,
+				  g == 0   ? "first"
+				  : g == 1 ? "second"
+					   : "third");
+	}
+	compare_doc_col(&d, t, 10, "", false, 2);
+	r = compare_doc_row(&d, t);
+	compare_doc_cell(&d, t, r, 0, "base");
+	for (c = 1; c < 10; c++)
+		compare_doc_cell(&d, t, r, c, "%zu", c);
+	compare_doc_cell(&d, t, r, 10, "(baseline)");
+	out = render(compare_render_text, &d);
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		assert_true(strlen(line) <= COMPARE_RENDER_TEXT_WIDTH);
+		parts += strncmp(line, "Label", 5) == 0;
+		marks += strstr(line, "(baseline)") != NULL;
+	}
+	/* 10 + 2 x 36 + 12 = 94 > 78: one group a part */
+	assert_int_equal(parts, 3);
+	assert_int_equal(marks, 3);
+	free(out);
+	compare_doc_free(&d);
+}
+
+/* The mail rendering: ASCII spellings, '?' for the rest. */
+static void test_mail_ascii(void **state)
+{
+	struct cdoc d = {0};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	score_like(&d);
+	compare_doc_para(&d, "100 × ratio ± 2 − 1, label caf\u00e9");
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(compare_render_mail(f, &d), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "+-95 %"));
+	assert_non_null(strstr(buf, "+-1.50"));
+	assert_non_null(strstr(buf, "100 x ratio +- 2 - 1, label caf?\n"));
+	for (size_t i = 0; i < len; i++)
+		assert_true((unsigned char)buf[i] < 0x80);
+	free(buf);
+	compare_doc_free(&d);
+}
+
 static void test_file_names(void **state)
 {
 	(void)state;
@@ -344,6 +412,9 @@ static void test_file_names(void **state)
 	assert_string_equal(compare_out_file_name(COUT_CSV), "scores.csv");
 	assert_string_equal(compare_out_file_name(COUT_JSON), "scores.json");
 	assert_string_equal(compare_out_file_name(COUT_HTML), "compare.html");
+	assert_string_equal(compare_out_file_name(COUT_MAIL),
+			    "scores-mail.txt");
+	assert_string_equal(compare_out_format_names[COUT_MAIL], "mail");
 	assert_string_equal(compare_out_file_name(COUT_FORMAT_NR),
 			    "scores.txt");
 	assert_string_equal(compare_out_format_names[COUT_HTML], "html");
@@ -361,6 +432,8 @@ int main(void)
 		cmocka_unit_test(test_text_wide_group),
 		cmocka_unit_test(test_markdown),
 		cmocka_unit_test(test_html),
+		cmocka_unit_test(test_text_split),
+		cmocka_unit_test(test_mail_ascii),
 		cmocka_unit_test(test_file_names),
 	};
 
