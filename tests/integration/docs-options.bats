@@ -17,7 +17,7 @@ load helpers
 DOCS=$REPO/docs
 MAN=$DOCS/oltpmark.1
 SUBCOMMANDS=(load check run report compare probe calibrate iosim-prepare
-	sample-procstat)
+	sample-procstat blocks-switch)
 
 # help_options CMD...: the long options CMD... --help prints, and --help
 # itself (which not every usage text names), sorted.
