@@ -206,8 +206,8 @@ resolve_run() {
 	cat "$BLOCKS_DIR/kr1.out"
 	[ "$status" -eq 0 ]
 	[ -d "$d/run-1" ] && [ ! -e "$d/run-2" ]
-	grep -Eq '^oltpmark-run: cached: resolution after 1 run\(s\): ±[0-9]+\.[0-9]{2} \(target ±1000000\): target reached' "$BLOCKS_DIR/kr1.out"
-	[ "$(grep -c 'resolution after' "$BLOCKS_DIR/kr1.out")" -eq 1 ]
+	grep -Eq '^oltpmark-run: cached: interval after 1 run\(s\): ±[0-9]+\.[0-9]{2} \(target ±1000000\): target reached' "$BLOCKS_DIR/kr1.out"
+	[ "$(grep -c 'interval after' "$BLOCKS_DIR/kr1.out")" -eq 1 ]
 	[ "$(grep -c 'not reached' "$BLOCKS_DIR/kr1.out")" -eq 0 ]
 	grep -q '"resolve_target_pct": "1000000"' "$d/run-1/meta.json"
 	# one apply and restore per group, and the final restore: one run
@@ -231,8 +231,8 @@ EOF
 	cat "$BLOCKS_DIR/kr2.out"
 	[ "$status" -eq 0 ]
 	[ -d "$d/run-1" ] && [ -d "$d/run-2" ] && [ ! -e "$d/run-3" ]
-	grep -q '^oltpmark-run: cached: resolution after 1 run(s): none yet, compare failed (exit 1): oltpmark: compare: broken on purpose (target ±0.0001)$' "$BLOCKS_DIR/kr2.out"
-	grep -Eq '^oltpmark-run: cached: resolution after 2 run\(s\): ±[0-9.]+ \(target ±0.0001\)$' "$BLOCKS_DIR/kr2.out"
+	grep -q '^oltpmark-run: cached: interval after 1 run(s): none yet, compare failed (exit 1): oltpmark: compare: broken on purpose (target ±0.0001)$' "$BLOCKS_DIR/kr2.out"
+	grep -Eq '^oltpmark-run: cached: interval after 2 run\(s\): ±[0-9.]+ \(target ±0.0001\)$' "$BLOCKS_DIR/kr2.out"
 	grep -Eq '^oltpmark-run: WARNING: cached: target ±0.0001 not reached after 2 runs: ±[0-9.]+$' "$BLOCKS_DIR/kr2.out"
 	grep -q '"resolve_target_pct": "0.0001"' "$d/run-2/meta.json"
 	# the score table pools both runs

@@ -144,6 +144,19 @@ EOF
 	[ "$status" -eq 2 ]
 	run "$REPO/run/oltpmark-run" --bogus
 	[ "$status" -eq 2 ]
+	# psql's -h is no help here (a silent exit 0 in a script)
+	run "$REPO/run/oltpmark-run" -h dbhost -w 1
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *--conninfo* ]]
+	# a size error names its option
+	run "$REPO/run/oltpmark-run" --noncached-memory-limit "2 GB"
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == *"option --noncached-memory-limit: '2 GB'"* ]]
+	run "$REPO/run/oltpmark-run" --cached-shared-buffers 2XB
+	[ "$status" -eq 2 ]
+	[[ $output == *"option --cached-shared-buffers: '2XB'"* ]]
 }
 
 @test "non-cached runs put the server in a memory cgroup (root only)" {
