@@ -201,15 +201,35 @@ static void text_cols(FILE *f, const struct cdoc_table *t, const size_t *w,
 }
 
 /*
+ * The leading columns that name a row (the label, and in the devices
+ * table the device and its role): left-aligned, outside any group, and
+ * together at most half a page, so every part of a cut table still says
+ * which row is which. At least the first column.
+ */
+static size_t key_columns(const struct cdoc_table *t, const size_t *w)
+{
+	size_t keys = t->ncols ? 1 : 0, used = t->ncols ? w[0] : 0;
+
+	while (keys < t->ncols && !t->right[keys] && !t->gid[keys] &&
+	       used + (size_t)t->gap[keys] + w[keys] <=
+		       COMPARE_RENDER_TEXT_WIDTH / 2) {
+		used += (size_t)t->gap[keys] + w[keys];
+		keys++;
+	}
+	return keys;
+}
+
+/*
  * A table wider than COMPARE_RENDER_TEXT_WIDTH is cut into several, one
- * under the other, each repeating the first column (the label): whole
+ * under the other, each repeating the columns that name a row
+ * (key_columns(): the label, or the label and the device): whole
  * column groups (a configuration's score columns) stay together, and a
  * last column without a header (the "(baseline)" mark) goes with every
  * part. A part with a single group wider than the page stays whole.
  */
 static void text_table(FILE *f, const struct cdoc_table *t, bool *oom)
 {
-	size_t *w, *sel, c, r, n, start, tail;
+	size_t *w, *sel, c, r, n, start, tail, keys, k;
 	struct line l = {0};
 	bool first = true;
 
@@ -250,19 +270,22 @@ static void text_table(FILE *f, const struct cdoc_table *t, bool *oom)
 				 t->head[t->ncols - 1][0])
 		       ? t->ncols - 1
 		       : t->ncols;
-	start = t->ncols ? 1 : 0;
+	keys = key_columns(t, w);
+	if (keys > tail)
+		keys = tail;
+	start = keys;
 	while (start < tail || first) {
 		n = 0;
-		if (t->ncols)
-			sel[n++] = 0;
+		for (k = 0; k < keys; k++)
+			sel[n++] = k;
 		while (start < tail) {
-			size_t end = unit_end(t, start), k, m = n;
+			size_t end = unit_end(t, start), m = n;
 
 			for (k = start; k < end; k++)
 				sel[m++] = k;
 			if (tail < t->ncols)
 				sel[m] = tail;
-			if (n > 1 &&
+			if (n > keys &&
 			    cols_width(t, w, sel, m + (tail < t->ncols)) >
 				    COMPARE_RENDER_TEXT_WIDTH)
 				break;
