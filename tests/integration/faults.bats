@@ -427,7 +427,7 @@ EOF
 	null_runs_wait set-a-1 set-a-2 set-b-1 set-b-2
 	cp -r "$NULL_RUNS/set" "$src"
 	for d in "$src"/*/cached/run-*; do
-		mkdir "$d/sys"
+		mkdir -p "$d/sys"
 		cp "$REPO/tests/fixtures/vmstat-t-n-1.txt" "$d/sys/vmstat.txt"
 	done
 	cp -r "$src" "$fs/res"

@@ -117,7 +117,8 @@ setup() {
 	grep -q "Version 2, June 1991" "$REPO/LICENSE"
 	cmp "$REPO/LICENSE" "$P/share/doc/oltpmark/LICENSE"
 	# every SPDX line in the tree names the same license
-	run bash -c "cd '$REPO' && git grep -h -o 'SPDX-License-Identifier: [^ *]*' | sort -u"
+	# (this file is left out: its own pattern and expected line match)
+	run bash -c "cd '$REPO' && git grep -h -o 'SPDX-License-Identifier: [^ *]*' -- ':!tests/integration/install.bats' | sort -u"
 	[ "$status" -eq 0 ]
 	[ "$output" = "SPDX-License-Identifier: GPL-2.0-or-later" ]
 }
