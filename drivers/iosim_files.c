@@ -15,6 +15,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "src/base/fdio.h"
 #include "src/base/rng.h"
 
 #define IOSIM_FILES_MIB (1024.0 * 1024.0)
@@ -75,25 +76,6 @@ void *iosim_files_alloc(size_t bytes)
 	return p;
 }
 
-int iosim_files_pwrite_all(int fd, const char *buf, size_t n, uint64_t off)
-{
-	ssize_t done;
-
-	while (n > 0) {
-		done = pwrite(fd, buf, n, (off_t)off);
-		if (done < 0 && errno == EINTR)
-			continue;
-		if (done < 0)
-			return -errno;
-		if (done == 0)
-			return -EIO;
-		buf += done;
-		n -= (size_t)done;
-		off += (uint64_t)done;
-	}
-	return 0;
-}
-
 int iosim_files_fill(int fd, uint64_t from, uint64_t to, const char *path,
 		     struct err *err)
 {
@@ -120,7 +102,7 @@ int iosim_files_fill(int fd, uint64_t from, uint64_t to, const char *path,
 		for (p = 0; p < n; p += page)
 			memcpy(buf + p, &(uint64_t){off + p + 1},
 			       sizeof(uint64_t));
-		rc = iosim_files_pwrite_all(fd, buf, (size_t)n, off);
+		rc = fdio_pwrite_all(fd, buf, (size_t)n, (off_t)off);
 		if (rc < 0) {
 			err_set(err, rc, "cannot write %s: %s", path,
 				strerror(-rc));

@@ -101,12 +101,6 @@ int iosim_files_dir_of(const struct iosim_profile *prof, int ndirs,
 		       enum iosim_profile_rel rel);
 
 /*
- * pwrite all n bytes of buf at off, again after a signal or a short
- * write. 0, or -errno (-EIO for a write that made no progress).
- */
-int iosim_files_pwrite_all(int fd, const char *buf, size_t n, uint64_t off);
-
-/*
  * Write non-zero bytes into fd from offset from to offset to, as
  * iosim_files_prepare() fills a file (no two pages alike, so neither
  * compression nor deduplication below the file system can shrink it),

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "drivers/iosim_files.h"
+#include "src/base/fdio.h"
 
 #define IOSIM_WAL_FILLER_BYTES (256 << 10) /* the most one pwrite writes */
 
@@ -104,7 +105,7 @@ static int iosim_wal_write(struct iosim_wal *w, uint64_t from, uint64_t to,
 			n = w->ring_bytes - off;
 		if (n > IOSIM_WAL_FILLER_BYTES)
 			n = IOSIM_WAL_FILLER_BYTES;
-		rc = iosim_files_pwrite_all(w->fd, w->filler, (size_t)n, off);
+		rc = fdio_pwrite_all(w->fd, w->filler, (size_t)n, (off_t)off);
 		if (rc < 0)
 			return rc;
 		pos += n;

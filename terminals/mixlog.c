@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "src/base/fdio.h"
+
 #define WORD(s)                  \
 	{                        \
 		s, sizeof(s) - 1 \
@@ -34,23 +36,6 @@ const struct mixlog_word mixlog_status_words[TXN_STATUS_NR] = {
 	[TXN_STATUS_ERROR] = WORD(MIXCSV_WORD_ERROR ","),
 };
 
-/* write() all of buf, across partial writes and EINTR. 0 or -errno. */
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int mixlog_open(struct mixlog *log, const char *dir, struct err *err)
 {
 	char path[PATH_MAX];
@@ -72,7 +57,8 @@ int mixlog_open(struct mixlog *log, const char *dir, struct err *err)
 		pthread_mutex_destroy(&log->lock);
 		return rc;
 	}
-	rc = write_all(log->file.fd, MIXLOG_HEADER, sizeof(MIXLOG_HEADER) - 1);
+	rc = fdio_write_all(log->file.fd, MIXLOG_HEADER,
+			    sizeof(MIXLOG_HEADER) - 1);
 	if (rc < 0) {
 		err_set(err, rc, "cannot write %s: %s", log->file.tmp,
 			strerror(-rc));
@@ -153,7 +139,7 @@ int mixlog_flush(struct mixlog_buf *b)
 	if (log->error) {
 		rc = -log->error;
 	} else {
-		rc = write_all(log->file.fd, b->buf, b->len);
+		rc = fdio_write_all(log->file.fd, b->buf, b->len);
 		if (rc < 0) {
 			log->error = -rc;
 			/*
