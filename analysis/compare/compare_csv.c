@@ -35,10 +35,10 @@ static void csv_num(FILE *f, double v)
 
 /*
  * The provenance and the differences as a block of lines starting with
- * '#' after the rows, which CSV readers skip as comments (comment="#" in
- * pandas) and which a reader of the first line as the header and of the
- * rows by their label and config columns (run/oltpmark-run) passes over.
- * A '#' line never holds a newline.
+ * '#' above the header, which CSV readers skip as comments (comment="#"
+ * in pandas, R's read.csv(comment.char = "#"), gnuplot), so the figures
+ * and where they come from travel in one file. A '#' line never holds a
+ * newline.
  */
 static void csv_head(FILE *f, const struct cout_input *in)
 {
@@ -87,6 +87,7 @@ void compare_csv_write(FILE *f, const struct cout_input *in)
 	const struct score_table *t = in->t;
 	size_t i, c;
 
+	csv_head(f, in);
 	fputs("label,config,baseline,runs,runs_not_scored,mean,geomean,sd,"
 	      "cov_pct,score,ci95_lo,ci95_hi,half_width,df,t,p,p_holm,"
 	      "significant,notpm,new_order_p90_ms,new_order_mean_ms,cpu_pct,"
@@ -159,5 +160,4 @@ void compare_csv_write(FILE *f, const struct cout_input *in)
 			fputc('\n', f);
 		}
 	}
-	csv_head(f, in);
 }

@@ -204,8 +204,11 @@ EOF
 	grep -q '^# differs: a-later: no recorded difference' <<<"$output"
 	# a reader that skips '#' lines gets the table
 	python3 -c 'import csv,sys; rows=[r for r in csv.reader(l for l in sys.stdin if not l.startswith("#"))]; assert rows[0][0]=="label" and len(rows)==3' <<<"$output"
-	# the header stays the first line (run/oltpmark-run reads it so)
-	[[ $(head -1 <<<"$output") == label,config,* ]]
+	# the '#' block comes first, the header right after it
+	[[ $(head -1 <<<"$output") == "# workload: "* ]]
+	[[ $(grep -v '^#' <<<"$output" | head -1) == label,config,* ]]
+	run grep -c '^#' < <(sed -n '/^label,config,/,$p' <<<"$output")
+	[ "$output" = 0 ]
 	run "$OLTPMARK" compare --format json "$RUNS"
 	[ "$(python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["provenance"]["postgresql"], d["comparability"]["checked_runs"], d["differences"]["a-later"])' <<<"$output")" = "15.14 3 []" ]
 	run "$OLTPMARK" compare --format html --out "$BATS_TEST_TMPDIR/html" "$RUNS"
