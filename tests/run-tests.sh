@@ -17,6 +17,11 @@
 # start first, by the times of the last run kept in build/check-times
 # (in a fresh tree: the largest file first).
 #
+# The unit tests, the fuzz replay and shellcheck need the CPU for about a
+# minute; the integration tests mostly wait. So the former run beside the
+# latter, started together, and their lines are printed after the
+# integration tests' (each step still in its own block).
+#
 # A bats file is independent of the others: its own throwaway servers
 # (run/pg: a free port, a socket in its own directory, stopped by PID),
 # its own temporary directories, and checks that look only at processes
@@ -217,96 +222,148 @@ report_unit() {
 	result_line "$name"
 }
 
-echo "== unit tests (cmocka, ASan+UBSan build)"
-step_start=$(now_ms)
-units=()
-for bin in "$@"; do
-	units+=("$(basename "$bin"):$bin")
-done
-pool unit run_unit report_unit "${units[@]}"
-step_done "unit tests" "$step_start"
-
-# Each fuzz target once on its corpus and on every crash input ever found
-# (tests/fuzz/), built with the replay driver: one test per target.
-echo "== fuzz inputs replayed (ASan+UBSan build)"
-step_start=$(now_ms)
-n=0
-for src in tests/fuzz/fuzz_*.c; do
-	[[ -e $src ]] || continue
-	n=$((n + 1))
-	name=$(basename "$src" .c)
-	name=${name#fuzz_}
-	bin=build/asan/fuzz/replay_$name
-	out="$log_dir/fuzz-$name.out"
-	inputs=()
-	for d in "tests/fuzz/corpus/$name" "tests/fuzz/crashes/$name"; do
-		[[ -d $d ]] && inputs+=("$d")
+# side_checks UNIT_BINARY...: the unit tests, the fuzz replay and the
+# scripts' lint (shellcheck), each step printed as it ends. They need the CPU for a minute
+# while the integration tests mostly wait, so they run beside them (see
+# side_checks_start) rather than before.
+side_checks() {
+	echo "== unit tests (cmocka, ASan+UBSan build)"
+	step_start=$(now_ms)
+	units=()
+	for bin in "$@"; do
+		units+=("$(basename "$bin"):$bin")
 	done
-	if [[ -x $bin ]] &&
-		ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
-			UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-			"$bin" "${inputs[@]}" >"$out" 2>&1; then
-		passed=$((passed + 1))
-		echo "  ok $n - fuzz_$name: $(tail -n 1 "$out")"
-	else
-		failed=$((failed + 1))
-		failures+=("fuzz_$name: replay failed (build/asan/fuzz/replay_$name)")
-		echo "  not ok $n - fuzz_$name"
-		sed -n '1,40p' "$out" >&2 2>/dev/null
-	fi
-done
-step_done "fuzz replay" "$step_start"
+	pool unit run_unit report_unit "${units[@]}"
+	step_done "unit tests" "$step_start"
 
-echo "== shellcheck"
-step_start=$(now_ms)
-scripts=(configure run/pg run/array run/install-deps tests/run-tests.sh tests/embed-sql.sh
-	tests/seam-check.sh .ci/run)
-for f in run/oltpmark-run run/demo run/lib.sh run/state.sh run/devices.sh \
-	run/sut.sh run/sut-exec run/hooks/* run/variants/* \
-	tests/integration/*.bash tests/bench/*.sh tests/fuzz/*.sh; do
-	[[ -f $f ]] && scripts+=("$f")
-done
-existing=()
-for f in "${scripts[@]}"; do [[ -f $f ]] && existing+=("$f"); done
-bats_tests=()
-for f in tests/integration/*.bats; do [[ -f $f ]] && bats_tests+=("$f"); done
+	# Each fuzz target once on its corpus and on every crash input ever found
+	# (tests/fuzz/), built with the replay driver: one test per target.
+	echo "== fuzz inputs replayed (ASan+UBSan build)"
+	step_start=$(now_ms)
+	n=0
+	for src in tests/fuzz/fuzz_*.c; do
+		[[ -e $src ]] || continue
+		n=$((n + 1))
+		name=$(basename "$src" .c)
+		name=${name#fuzz_}
+		bin=build/asan/fuzz/replay_$name
+		out="$log_dir/fuzz-$name.out"
+		inputs=()
+		for d in "tests/fuzz/corpus/$name" "tests/fuzz/crashes/$name"; do
+			[[ -d $d ]] && inputs+=("$d")
+		done
+		if [[ -x $bin ]] &&
+			ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 \
+				UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+				"$bin" "${inputs[@]}" >"$out" 2>&1; then
+			passed=$((passed + 1))
+			echo "  ok $n - fuzz_$name: $(tail -n 1 "$out")"
+		else
+			failed=$((failed + 1))
+			failures+=("fuzz_$name: replay failed (build/asan/fuzz/replay_$name)")
+			echo "  not ok $n - fuzz_$name"
+			sed -n '1,40p' "$out" >&2 2>/dev/null
+		fi
+	done
+	step_done "fuzz replay" "$step_start"
 
-# run_shellcheck WHAT LOG OPTION... -- FILE...: one test, passed when
-# `shellcheck -x -S style OPTION...` finds nothing in the FILEs.
-run_shellcheck() {
-	local what=$1 log=$2
-	local -a opts=(-x -S style)
-	shift 2
-	while [[ $1 != -- ]]; do
-		opts+=("$1")
+	echo "== shellcheck"
+	step_start=$(now_ms)
+	scripts=(configure run/pg run/array run/install-deps tests/run-tests.sh tests/embed-sql.sh
+		tests/seam-check.sh .ci/run)
+	for f in run/oltpmark-run run/demo run/lib.sh run/state.sh run/devices.sh \
+		run/sut.sh run/sut-exec run/hooks/* run/variants/* \
+		tests/integration/*.bash tests/bench/*.sh tests/fuzz/*.sh; do
+		[[ -f $f ]] && scripts+=("$f")
+	done
+	existing=()
+	for f in "${scripts[@]}"; do [[ -f $f ]] && existing+=("$f"); done
+	bats_tests=()
+	for f in tests/integration/*.bats; do [[ -f $f ]] && bats_tests+=("$f"); done
+
+	# run_shellcheck WHAT LOG OPTION... -- FILE...: one test, passed when
+	# `shellcheck -x -S style OPTION...` finds nothing in the FILEs.
+	run_shellcheck() {
+		local what=$1 log=$2
+		local -a opts=(-x -S style)
+		shift 2
+		while [[ $1 != -- ]]; do
+			opts+=("$1")
+			shift
+		done
 		shift
-	done
-	shift
-	if shellcheck "${opts[@]}" "$@" >"$log" 2>&1; then
-		passed=$((passed + 1))
-		echo "  shellcheck: $# $what clean"
+		if shellcheck "${opts[@]}" "$@" >"$log" 2>&1; then
+			passed=$((passed + 1))
+			echo "  shellcheck: $# $what clean"
+		else
+			failed=$((failed + 1))
+			failures+=("shellcheck: findings in $what")
+			head -n 40 "$log" >&2
+		fi
+	}
+
+	if command -v shellcheck >/dev/null 2>&1; then
+		run_shellcheck scripts "$log_dir/shellcheck.txt" -- "${existing[@]}"
+		# The bats dialect: `run`, @test, and a `!` that bats would ignore in
+		# the middle of a test (SC2314, SC2315, from shellcheck 0.9 on).
+		if ((${#bats_tests[@]} > 0)) && shellcheck -s bats /dev/null >/dev/null 2>&1; then
+			run_shellcheck "bats files" "$log_dir/shellcheck-bats.txt" -s bats -- "${bats_tests[@]}"
+		elif ((${#bats_tests[@]} > 0)); then
+			skipped=$((skipped + 1))
+			echo "  shellcheck: this version does not know bats (-s bats): bats files skipped"
+		fi
+	else
+		skipped=$((skipped + 1))
+		echo "  shellcheck: not installed (Debian: shellcheck), skipped"
+	fi
+	step_done shellcheck "$step_start"
+}
+
+# side_checks_start UNIT_BINARY...: side_checks in the background, its
+# output kept in $log_dir/side.out and .err, its counters, failures and
+# the unit tests' times in side.counts, side.failures and side.times for
+# side_checks_report.
+side_checks_start() {
+	(
+		# the subshell's own counters, on purpose: the parent adds them
+		# shellcheck disable=SC2030
+		passed=0 failed=0 skipped=0 failures=()
+		side_checks "$@"
+		printf '%s %s %s\n' "$passed" "$failed" "$skipped" >"$log_dir/side.counts"
+		printf '%s\n' "${failures[@]}" >"$log_dir/side.failures"
+		for key in "${!last_ms[@]}"; do
+			[[ $key == unit/* ]] && printf '%s %s\n' "$key" "${last_ms[$key]}"
+		done >"$log_dir/side.times"
+	) >"$log_dir/side.out" 2>"$log_dir/side.err" &
+	side_pid=$!
+}
+
+# side_checks_report: wait for side_checks, print what it printed and add
+# its counters; a side that died without its counters is one failure.
+# (The counters side_checks_start's subshell set are its own: SC2031.)
+# shellcheck disable=SC2031
+side_checks_report() {
+	local p f s line key ms
+	wait "$side_pid" 2>/dev/null
+	cat "$log_dir/side.out"
+	cat "$log_dir/side.err" >&2
+	if read -r p f s <"$log_dir/side.counts" 2>/dev/null; then
+		passed=$((passed + p))
+		failed=$((failed + f))
+		skipped=$((skipped + s))
+		while IFS= read -r line; do
+			[[ -n $line ]] && failures+=("$line")
+		done <"$log_dir/side.failures"
+		while read -r key ms; do
+			last_ms[$key]=$ms
+		done <"$log_dir/side.times"
 	else
 		failed=$((failed + 1))
-		failures+=("shellcheck: findings in $what")
-		head -n 40 "$log" >&2
+		failures+=("unit tests, fuzz replay, shellcheck: ended without counts")
 	fi
 }
 
-if command -v shellcheck >/dev/null 2>&1; then
-	run_shellcheck scripts "$log_dir/shellcheck.txt" -- "${existing[@]}"
-	# The bats dialect: `run`, @test, and a `!` that bats would ignore in
-	# the middle of a test (SC2314, SC2315, from shellcheck 0.9 on).
-	if ((${#bats_tests[@]} > 0)) && shellcheck -s bats /dev/null >/dev/null 2>&1; then
-		run_shellcheck "bats files" "$log_dir/shellcheck-bats.txt" -s bats -- "${bats_tests[@]}"
-	elif ((${#bats_tests[@]} > 0)); then
-		skipped=$((skipped + 1))
-		echo "  shellcheck: this version does not know bats (-s bats): bats files skipped"
-	fi
-else
-	skipped=$((skipped + 1))
-	echo "  shellcheck: not installed (Debian: shellcheck), skipped"
-fi
-step_done shellcheck "$step_start"
+side_checks_start "$@"
 
 # run_bats NAME FILE: one bats file, its TAP into NAME.tap, its exit
 # status into NAME.status.
@@ -344,6 +401,7 @@ if [[ -e ${bats_files[0]} ]]; then
 	fi
 fi
 step_done "integration tests" "$step_start"
+side_checks_report
 
 # The times of this run, for the next one's order (build/ is make's).
 if [[ -d ${times_file%/*} ]]; then
