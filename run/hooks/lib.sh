@@ -30,6 +30,7 @@ HOOK_MAX_S=14400	# safety timeout of a sampler, seconds
 HOOK_FAILED_AT=		# last command that failed, for NAME.err
 HOOK_WIN_S=		# length of the profiling window, seconds
 HOOK_WIN_DELAY_S=	# from start to the profiling window, seconds
+HOOK_OLTPMARK=		# the oltpmark binary, once hook_oltpmark found it
 
 # Package that provides a command on Debian, named in skip reasons.
 hook_package_of()
@@ -73,6 +74,20 @@ hook_need()
 		command -v "$cmd" >/dev/null 2>&1 ||
 			hook_skip "$cmd not found (Debian package $(hook_package_of "$cmd"))"
 	done
+}
+
+# Set HOOK_OLTPMARK to the oltpmark binary: as run/oltpmark-run names it
+# ($OLTPMARK), else the one this checkout builds, else the one on PATH.
+# Status 1 when there is none.
+hook_oltpmark()
+{
+	HOOK_OLTPMARK=${OLTPMARK:-}
+	if [[ -z $HOOK_OLTPMARK ]]; then
+		HOOK_OLTPMARK=$(cd -- "${BASH_SOURCE[0]%/*}/../.." && pwd)/oltpmark
+		[[ -x $HOOK_OLTPMARK ]] ||
+			HOOK_OLTPMARK=$(command -v oltpmark || true)
+	fi
+	[[ -n $HOOK_OLTPMARK && -x $HOOK_OLTPMARK ]]
 }
 
 # Value of environment variable $1 if it is a non-negative integer, else

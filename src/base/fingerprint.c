@@ -6,7 +6,6 @@
  */
 #include "src/base/fingerprint.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -15,8 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The sysctls of the treatment: those that move database throughput. */
-static const char *const treatment_sysctls[] = {
+#include "src/base/machine.h"
+
+const char *const fingerprint_sysctls[] = {
 	"vm/dirty_ratio",
 	"vm/dirty_background_ratio",
 	"vm/dirty_bytes",
@@ -37,43 +37,10 @@ static const char *const treatment_sysctls[] = {
 	NULL,
 };
 
-/* The queue attributes recorded for each disk under the database. */
-static const char *const queue_attrs[] = {
+const char *const fingerprint_queue_attrs[] = {
 	"scheduler",  "nr_requests", "read_ahead_kb",
 	"rotational", "write_cache", NULL,
 };
-
-/*
- * Read root/path into buf, newlines inside turned into spaces and the
- * trailing ones removed. true when the file was read (maybe empty).
- */
-static bool read_text(const char *root, const char *path, char *buf,
-		      size_t size)
-{
-	char full[PATH_MAX];
-	size_t n, i;
-	FILE *f;
-
-	if (snprintf(full, sizeof(full), "%s%s", root, path) >=
-	    (int)sizeof(full))
-		return false;
-	f = fopen(full, "re");
-	if (!f)
-		return false;
-	n = fread(buf, 1, size - 1, f);
-	if (ferror(f)) {
-		fclose(f);
-		return false;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	for (i = 0; i < n; i++)
-		if (buf[i] == '\n')
-			buf[i] = ' ';
-	return true;
-}
 
 /* obj[key] = value; returns -ENOMEM when jansson could not. */
 static int put(json_t *obj, const char *key, const char *value)
@@ -88,20 +55,9 @@ static int put_file(json_t *obj, const char *key, const char *root,
 {
 	char buf[4096];
 
-	if (!read_text(root, path, buf, sizeof(buf)))
+	if (!machine_read(root, path, buf, sizeof(buf)))
 		return 0;
 	return put(obj, key, buf);
-}
-
-/* "always [madvise] never" -> "madvise"; text without brackets stays. */
-static void bracketed(char *s)
-{
-	char *a = strchr(s, '['), *b = a ? strchr(a, ']') : NULL;
-
-	if (a && b) {
-		memmove(s, a + 1, (size_t)(b - a - 1));
-		s[b - a - 1] = '\0';
-	}
 }
 
 /* Set key from the bracketed choice of root/path. */
@@ -110,37 +66,10 @@ static int put_choice(json_t *obj, const char *key, const char *root,
 {
 	char buf[1024];
 
-	if (!read_text(root, path, buf, sizeof(buf)))
+	if (!machine_read(root, path, buf, sizeof(buf)))
 		return 0;
-	bracketed(buf);
+	machine_choice(buf);
 	return put(obj, key, buf);
-}
-
-/* CPUs in a sysfs list such as "0-3,6,8-9"; -1 when it is not one. */
-static long count_list(const char *s)
-{
-	long n = 0;
-
-	while (*s) {
-		char *end;
-		long a = strtol(s, &end, 10), b = a;
-
-		if (end == s)
-			return -1;
-		if (*end == '-') {
-			s = end + 1;
-			b = strtol(s, &end, 10);
-			if (end == s || b < a)
-				return -1;
-		}
-		n += b - a + 1;
-		s = end;
-		if (*s == ',')
-			s++;
-		else if (*s)
-			return -1;
-	}
-	return n;
 }
 
 /* Set key to the count of the sysfs list in root/path. */
@@ -150,86 +79,13 @@ static int put_count(json_t *obj, const char *key, const char *root,
 	char buf[1024], num[32];
 	long n;
 
-	if (!read_text(root, path, buf, sizeof(buf)))
+	if (!machine_read(root, path, buf, sizeof(buf)))
 		return 0;
-	n = count_list(buf);
+	n = machine_count_list(buf);
 	if (n < 0)
 		return 0;
 	snprintf(num, sizeof(num), "%ld", n);
 	return put(obj, key, num);
-}
-
-/* Value of the first "key : value" line of root/path, into out. */
-static bool proc_field(const char *root, const char *path, const char *key,
-		       char *out, size_t size)
-{
-	char full[PATH_MAX], line[4096];
-	size_t klen = strlen(key);
-	bool found = false;
-	FILE *f;
-
-	snprintf(full, sizeof(full), "%s%s", root, path);
-	f = fopen(full, "re");
-	if (!f)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char *p = line + klen;
-
-		if (strncmp(line, key, klen) != 0)
-			continue;
-		p += strspn(p, " \t");
-		if (*p != ':')
-			continue;
-		p++;
-		p += strspn(p, " \t");
-		p[strcspn(p, "\n")] = '\0';
-		snprintf(out, size, "%s", p);
-		found = true;
-	}
-	fclose(f);
-	return found;
-}
-
-/* Names in root/dir, sorted; *n entries. NULL when it cannot be listed. */
-static char **list_dir(const char *root, const char *dir, size_t *n)
-{
-	char full[PATH_MAX], **names = NULL;
-	struct dirent **ents;
-	int i, k;
-
-	*n = 0;
-	snprintf(full, sizeof(full), "%s%s", root, dir);
-	k = scandir(full, &ents, NULL, alphasort);
-	if (k < 0)
-		return NULL;
-	names = calloc((size_t)k + 1, sizeof(*names));
-	for (i = 0; i < k; i++) {
-		if (names && ents[i]->d_name[0] != '.') {
-			names[*n] = strdup(ents[i]->d_name);
-			if (names[*n])
-				(*n)++;
-		}
-		free(ents[i]);
-	}
-	free(ents);
-	return names;
-}
-
-static void free_list(char **names, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
-
-/* "vm/dirty_ratio" -> "vm.dirty_ratio" */
-static void dotted(char *s)
-{
-	for (; *s; s++)
-		if (*s == '/')
-			*s = '.';
 }
 
 static int add_sysctls(const char *root, json_t *t)
@@ -238,16 +94,16 @@ static int add_sysctls(const char *root, json_t *t)
 	size_t i, n;
 	int rc = 0;
 
-	for (i = 0; treatment_sysctls[i] && rc == 0; i++) {
+	for (i = 0; fingerprint_sysctls[i] && rc == 0; i++) {
 		snprintf(path, sizeof(path), "/proc/sys/%s",
-			 treatment_sysctls[i]);
-		snprintf(key, sizeof(key), "%s", treatment_sysctls[i]);
-		dotted(key);
+			 fingerprint_sysctls[i]);
+		snprintf(key, sizeof(key), "%s", fingerprint_sysctls[i]);
+		machine_dotted(key);
 		rc = put_file(t, key, root, path);
 	}
 	/* kernel.sched_*: the scheduler's tunables, whichever this kernel
 	   has (most moved to debugfs in 5.13) */
-	names = list_dir(root, "/proc/sys/kernel", &n);
+	names = machine_list(root, "/proc/sys/kernel", &n);
 	for (i = 0; names && i < n && rc == 0; i++) {
 		if (strncmp(names[i], "sched_", 6) != 0)
 			continue;
@@ -255,7 +111,7 @@ static int add_sysctls(const char *root, json_t *t)
 		snprintf(key, sizeof(key), "kernel.%s", names[i]);
 		rc = put_file(t, key, root, path);
 	}
-	free_list(names, n);
+	machine_list_free(names, n);
 	return rc;
 }
 
@@ -288,22 +144,17 @@ static int add_disk(const char *root, const char *dev, json_t *t)
 	/* a name from meta.json must not walk out of /sys/block */
 	if (!dev[0] || strchr(dev, '/') || dev[0] == '.')
 		return 0;
-	for (i = 0; queue_attrs[i] && rc == 0; i++) {
+	for (i = 0; fingerprint_queue_attrs[i] && rc == 0; i++) {
 		snprintf(path, sizeof(path), "/sys/block/%s/queue/%s", dev,
-			 queue_attrs[i]);
-		snprintf(key, sizeof(key), "block.%s.%s", dev, queue_attrs[i]);
-		if (!read_text(root, path, buf, sizeof(buf)))
+			 fingerprint_queue_attrs[i]);
+		snprintf(key, sizeof(key), "block.%s.%s", dev,
+			 fingerprint_queue_attrs[i]);
+		if (!machine_read(root, path, buf, sizeof(buf)))
 			continue;
-		bracketed(buf);
+		machine_choice(buf);
 		rc = put(t, key, buf);
 	}
 	return rc;
-}
-
-static bool skipped_disk(const char *name)
-{
-	return strncmp(name, "loop", 4) == 0 || strncmp(name, "ram", 3) == 0 ||
-	       strncmp(name, "zram", 4) == 0;
 }
 
 static int add_disks(const char *root, const char *const *devs, json_t *t)
@@ -317,11 +168,11 @@ static int add_disks(const char *root, const char *const *devs, json_t *t)
 			rc = add_disk(root, devs[i], t);
 		return rc;
 	}
-	names = list_dir(root, "/sys/block", &n);
+	names = machine_list(root, "/sys/block", &n);
 	for (i = 0; names && i < n && rc == 0; i++)
-		if (!skipped_disk(names[i]))
+		if (!machine_disk_skipped(names[i]))
 			rc = add_disk(root, names[i], t);
-	free_list(names, n);
+	machine_list_free(names, n);
 	return rc;
 }
 
@@ -337,22 +188,21 @@ static int add_cpufreq_attr(const char *root, const char *attr, const char *key,
 	size_t i, j, n, nseen = 0;
 	int rc = 0;
 
-	names = list_dir(root, "/sys/devices/system/cpu", &n);
+	names = machine_list(root, "/sys/devices/system/cpu", &n);
 	for (i = 0; names && i < n; i++) {
-		if (strncmp(names[i], "cpu", 3) != 0 || names[i][3] < '0' ||
-		    names[i][3] > '9')
+		if (!machine_is_cpu(names[i]))
 			continue;
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/cpu/%s/cpufreq/%s", names[i],
 			 attr);
-		if (!read_text(root, path, buf, sizeof(buf)))
+		if (!machine_read(root, path, buf, sizeof(buf)))
 			continue;
 		for (j = 0; j < nseen && strcmp(seen[j], buf) != 0; j++)
 			;
 		if (j == nseen && nseen < sizeof(seen) / sizeof(seen[0]))
 			seen[nseen++] = strdup(buf);
 	}
-	free_list(names, n);
+	machine_list_free(names, n);
 	/* a small insertion sort: few distinct values */
 	for (i = 1; i < nseen; i++)
 		for (j = i; j > 0 && seen[j] && seen[j - 1] &&
@@ -400,7 +250,8 @@ static int add_cpu_settings(const char *root, json_t *t)
 		rc = put_file(t, "cpuidle.governor", root,
 			      "/sys/devices/system/cpu/cpuidle/"
 			      "current_governor");
-	names = list_dir(root, "/sys/devices/system/cpu/vulnerabilities", &n);
+	names = machine_list(root, "/sys/devices/system/cpu/vulnerabilities",
+			     &n);
 	for (i = 0; names && i < n && rc == 0; i++) {
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/cpu/vulnerabilities/%s",
@@ -408,7 +259,7 @@ static int add_cpu_settings(const char *root, json_t *t)
 		snprintf(key, sizeof(key), "mitigation.%s", names[i]);
 		rc = put_file(t, key, root, path);
 	}
-	free_list(names, n);
+	machine_list_free(names, n);
 	if (rc == 0)
 		rc = put_file(t, "clocksource", root,
 			      "/sys/devices/system/clocksource/clocksource0/"
@@ -436,13 +287,16 @@ static int add_virtualization(const char *root, json_t *e)
 {
 	char flags[4096], buf[256];
 
-	if (read_text(root, "/sys/hypervisor/type", buf, sizeof(buf)) && buf[0])
+	if (machine_read(root, "/sys/hypervisor/type", buf, sizeof(buf)) &&
+	    buf[0])
 		return put(e, "virtualization", buf);
-	if (!proc_field(root, "/proc/cpuinfo", "flags", flags, sizeof(flags)))
+	if (!machine_field(root, "/proc/cpuinfo", "flags", flags,
+			   sizeof(flags)))
 		return 0;
 	if (!strstr(flags, " hypervisor"))
 		return put(e, "virtualization", "none");
-	if (read_text(root, "/sys/class/dmi/id/sys_vendor", buf, sizeof(buf)) &&
+	if (machine_read(root, "/sys/class/dmi/id/sys_vendor", buf,
+			 sizeof(buf)) &&
 	    buf[0])
 		return put(e, "virtualization", buf);
 	return put(e, "virtualization", "yes");
@@ -455,9 +309,10 @@ static int add_environment(const char *root, json_t *e)
 	int rc = 0;
 
 	/* x86 says "model name"; arm64 has no name, only part numbers */
-	if (proc_field(root, "/proc/cpuinfo", "model name", buf, sizeof(buf)) ||
-	    proc_field(root, "/proc/cpuinfo", "Model", buf, sizeof(buf)) ||
-	    proc_field(root, "/proc/cpuinfo", "cpu model", buf, sizeof(buf)))
+	if (machine_field(root, "/proc/cpuinfo", "model name", buf,
+			  sizeof(buf)) ||
+	    machine_field(root, "/proc/cpuinfo", "Model", buf, sizeof(buf)) ||
+	    machine_field(root, "/proc/cpuinfo", "cpu model", buf, sizeof(buf)))
 		rc = put(e, "cpu.model", buf);
 	if (rc == 0)
 		rc = put_count(e, "cpu.online", root,
@@ -470,8 +325,8 @@ static int add_environment(const char *root, json_t *e)
 			       "/sys/devices/system/node/online");
 	/* whole GiB: MemTotal moves by megabytes between two kernels (what
 	   each reserves), which is the treatment's doing, not the machine */
-	if (rc == 0 &&
-	    proc_field(root, "/proc/meminfo", "MemTotal", buf, sizeof(buf))) {
+	if (rc == 0 && machine_field(root, "/proc/meminfo", "MemTotal", buf,
+				     sizeof(buf))) {
 		double gib = strtod(buf, NULL) / (1024.0 * 1024.0);
 
 		snprintf(num, sizeof(num), "%.0f", gib < 1 ? 1 : round(gib));
@@ -700,7 +555,7 @@ static int dump_dir(const char *root, const char *rel, FILE *f, int depth)
 	if (depth > 16)
 		return 0;
 	snprintf(path, sizeof(path), "/proc/sys%s", rel);
-	names = list_dir(root, path, &n);
+	names = machine_list(root, path, &n);
 	for (i = 0; names && i < n && rc == 0; i++) {
 		char sub[1024];
 		struct stat st;
@@ -720,13 +575,13 @@ static int dump_dir(const char *root, const char *rel, FILE *f, int depth)
 		if (!S_ISREG(st.st_mode) || !(st.st_mode & 0444))
 			continue;
 		snprintf(path, sizeof(path), "/proc/sys%s", sub);
-		if (!read_text(root, path, buf, sizeof(buf)))
+		if (!machine_read(root, path, buf, sizeof(buf)))
 			continue;
-		dotted(sub);
+		machine_dotted(sub);
 		if (fprintf(f, "%s = %s\n", sub + 1, buf) < 0)
 			rc = -EIO;
 	}
-	free_list(names, n);
+	machine_list_free(names, n);
 	return rc;
 }
 

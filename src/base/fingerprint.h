@@ -10,8 +10,9 @@
  *
  * The machine is read from /proc and /sys under a root directory ("" for
  * this machine, a fixture tree in the unit tests, later a copy from a
- * remote system under test). A file that cannot be read gives an absent
- * key, never an error. Nothing here prints.
+ * remote system under test), through machine.h, the reader sysinfo.txt's
+ * text (sysinfo_text.h) shares. A file that cannot be read gives an
+ * absent key, never an error. Nothing here prints.
  */
 #ifndef OLTPMARK_FINGERPRINT_H
 #define OLTPMARK_FINGERPRINT_H
@@ -22,6 +23,19 @@
 
 /* Version of the "fingerprint" object (its "format" member). */
 #define FINGERPRINT_FORMAT 1
+
+/*
+ * The sysctls of the treatment, as paths below /proc/sys ("vm/swappiness"),
+ * NULL-terminated: those that move database throughput. sysinfo.txt
+ * lists them too.
+ */
+extern const char *const fingerprint_sysctls[];
+
+/*
+ * The queue attributes of the treatment for each disk ("scheduler", ...),
+ * NULL-terminated; sysinfo.txt's block lines start with them.
+ */
+extern const char *const fingerprint_queue_attrs[];
 
 /*
  * Add the treatment keys read under root (kernel identity, the listed

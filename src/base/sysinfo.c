@@ -14,6 +14,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "src/base/machine.h"
+
 int sysinfo_kernel_release(char *buf, size_t size)
 {
 	struct utsname u;
@@ -26,62 +28,6 @@ int sysinfo_kernel_release(char *buf, size_t size)
 	return 0;
 }
 
-/* The first line of path without its newline, or NULL. Caller frees. */
-static char *read_line(const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-
-	if (!f)
-		return NULL;
-	n = getline(&line, &cap, f);
-	fclose(f);
-	if (n < 0) {
-		free(line);
-		return NULL;
-	}
-	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-		line[--n] = '\0';
-	return line;
-}
-
-/*
- * Value of the first "key<spaces>: value" line of a /proc file such as
- * cpuinfo or meminfo, into out. 0 or -ENOENT.
- */
-static int proc_field(const char *path, const char *key, char *out, size_t size)
-{
-	FILE *f = fopen(path, "re");
-	char line[1024];
-	size_t klen = strlen(key);
-	int rc = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char *p;
-
-		if (strncmp(line, key, klen) != 0)
-			continue;
-		p = line + klen;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p != ':')
-			continue;
-		p++;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		p[strcspn(p, "\n")] = '\0';
-		snprintf(out, size, "%s", p);
-		rc = 0;
-		break;
-	}
-	fclose(f);
-	return rc;
-}
-
 static json_t *string_or_null(const char *s)
 {
 	return s ? json_string(s) : json_null();
@@ -92,7 +38,7 @@ int sysinfo_add_json(json_t *obj)
 	json_t *kernel = json_object(), *cpu = json_object(),
 	       *mem = json_object();
 	struct utsname u;
-	char buf[512], *cmdline;
+	char buf[4096];
 	long n;
 
 	if (!kernel || !cpu || !mem) {
@@ -112,14 +58,17 @@ int sysinfo_add_json(json_t *obj)
 	} else {
 		json_object_set_new(kernel, "uname", json_null());
 	}
-	cmdline = read_line("/proc/cmdline");
-	json_object_set_new(kernel, "cmdline", string_or_null(cmdline));
-	free(cmdline);
+	json_object_set_new(kernel, "cmdline",
+			    string_or_null(machine_read("", "/proc/cmdline",
+							buf, sizeof(buf))
+						   ? buf
+						   : NULL));
 
 	/* x86 says "model name"; arm64 has no name, only part numbers */
-	if (proc_field("/proc/cpuinfo", "model name", buf, sizeof(buf)) == 0 ||
-	    proc_field("/proc/cpuinfo", "Model", buf, sizeof(buf)) == 0 ||
-	    proc_field("/proc/cpuinfo", "cpu model", buf, sizeof(buf)) == 0)
+	if (machine_field("", "/proc/cpuinfo", "model name", buf,
+			  sizeof(buf)) ||
+	    machine_field("", "/proc/cpuinfo", "Model", buf, sizeof(buf)) ||
+	    machine_field("", "/proc/cpuinfo", "cpu model", buf, sizeof(buf)))
 		json_object_set_new(cpu, "model", json_string(buf));
 	else
 		json_object_set_new(cpu, "model", json_null());
@@ -130,7 +79,7 @@ int sysinfo_add_json(json_t *obj)
 	json_object_set_new(cpu, "configured",
 			    n > 0 ? json_integer(n) : json_null());
 
-	if (proc_field("/proc/meminfo", "MemTotal", buf, sizeof(buf)) == 0)
+	if (machine_field("", "/proc/meminfo", "MemTotal", buf, sizeof(buf)))
 		json_object_set_new(mem, "total_kb",
 				    json_integer(strtoll(buf, NULL, 10)));
 	else

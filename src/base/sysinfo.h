@@ -4,7 +4,9 @@
  * records: the kernel (uname, /proc/cmdline), CPU model and count and
  * memory for meta.json, and CPU time used by a process tree (the
  * PostgreSQL postmaster and its backends) for the cost of a run.
- * Everything is read from uname(2), sysconf(3) and /proc; nothing prints.
+ * Everything is read from uname(2), sysconf(3) and /proc (the machine's
+ * files through machine.h, as the fingerprint reads them); nothing
+ * prints.
  */
 #ifndef OLTPMARK_SYSINFO_H
 #define OLTPMARK_SYSINFO_H

@@ -21,5 +21,6 @@ int cmd_iosim_prepare(int argc, char **argv);	/* cmd_iosim_prepare.c */
 int cmd_calibrate(int argc, char **argv);	/* cmd_calibrate.c */
 int cmd_sample_procstat(int argc, char **argv); /* src/cmd/cmd_sample.c */
 int cmd_blocks_switch(int argc, char **argv);	/* cmd_blocks_switch.c */
+int cmd_sysinfo(int argc, char **argv);		/* src/cmd/cmd_sysinfo.c */
 
 #endif

@@ -28,6 +28,8 @@ static const struct {
 	 "create the files an iosim run of a profile needs"},
 	{"sample-procstat", cmd_sample_procstat,
 	 "sample /proc/stat's CPU times once a second, as CSV"},
+	{"sysinfo", cmd_sysinfo,
+	 "print this machine's kernel, CPU, memory, disks and sysctls"},
 	{"blocks-switch", cmd_blocks_switch,
 	 "switch a variant block by block beside a run; blocks.csv"},
 };

@@ -132,7 +132,7 @@ check_option_table() {
 	# command lines: two spaces, a lower-case name, a description
 	listed=$(sed -n 's/^  \([a-z][a-z-]*\)  *[a-z].*/\1/p' <<<"$output" |
 		sort | tr '\n' ' ')
-	[ "$listed" = "blocks-switch calibrate check compare iosim-prepare load probe report run sample-procstat " ]
+	[ "$listed" = "blocks-switch calibrate check compare iosim-prepare load probe report run sample-procstat sysinfo " ]
 }
 
 @test "oltpmark load: every option of --help is in the man page and docs/load.md" {
@@ -161,6 +161,10 @@ check_option_table() {
 
 @test "oltpmark sample-procstat: every option of --help is in the man page and docs/sample-procstat.md" {
 	check_subcommand sample-procstat
+}
+
+@test "oltpmark sysinfo: every option of --help is in the man page and docs/sysinfo.md" {
+	check_subcommand sysinfo
 }
 
 @test "oltpmark blocks-switch: every option of --help is in the man page and docs/blocks.md" {

@@ -14,13 +14,14 @@ setup_file() {
 	export EXP_DIR
 	# Two labels, cached only, one short run each: the shared clusters are
 	# loaded by the first and reused by the second. The first runs the
-	# default hooks; the second only vmstat, all the tests read of its
-	# sys/ (the default set costs seconds: hostprobe measures the host).
+	# default hooks; the second none (the default set costs seconds:
+	# hostprobe measures the host), which also shows that a run without
+	# hooks still records its fingerprint.
 	local label
 	local -a hooks
 	for label in kern-a kern-b; do
 		hooks=()
-		[[ $label == kern-a ]] || hooks=(--hooks vmstat)
+		[[ $label == kern-a ]] || hooks=(--hooks none)
 		"$REPO/run/oltpmark-run" --label "$label" --configs cached --runs 1 \
 			-w 1 -d 4 --ramp-up 1 "${hooks[@]}" --results "$EXP_DIR/results" \
 			>"$EXP_DIR/$label.out" 2>&1 || {
@@ -46,7 +47,6 @@ teardown_file() {
 		[ -s "$d/summary.json" ]
 		[ -s "$d/mix.csv" ]
 		[ -s "$d/report.html" ]
-		[ -s "$d/sys/vmstat.txt" ] || [ -s "$d/sys/vmstat.skipped" ]
 		[ -e "$d/sys/checkpoints.csv" ]
 		grep -q '"db_state": "template-copy"' "$d/meta.json"
 		grep -q "\"label\": \"$l\"" "$d/meta.json"
@@ -57,6 +57,29 @@ sys.exit(0 if r is not None and r >= 0.99 else 1)' "$d/meta.json"
 	done
 	# the second label reused the loaded template
 	grep -q "reusing the loaded database" "$EXP_DIR/kern-b.out"
+	d=$EXP_DIR/results/kern-a/cached/run-1
+	[ -s "$d/sys/vmstat.txt" ] || [ -s "$d/sys/vmstat.skipped" ]
+}
+
+@test "the fingerprint is recorded with hooks and without (--hooks none)" {
+	local l d
+
+	for l in kern-a kern-b; do
+		d=$EXP_DIR/results/$l/cached/run-1
+		[ "$(json_eval "$d/meta.json" \
+			"d['fingerprint']['treatment']['kernel.release']")" = "$(uname -r)" ]
+		[ -n "$(json_eval "$d/meta.json" \
+			"d['fingerprint']['environment']['cpu.model']")" ]
+		grep -q '^vm\.dirty_ratio = [0-9]' "$d/sys/sysctl.txt"
+	done
+	# kern-b ran no hook at all, kern-a the sysinfo hook, whose text
+	# agrees with the fingerprint
+	[ ! -e "$EXP_DIR/results/kern-b/cached/run-1/sys/sysinfo.txt" ]
+	d=$EXP_DIR/results/kern-a/cached/run-1
+	grep -qxF "$(json_eval "$d/meta.json" \
+		"d['fingerprint']['treatment']['kernel.cmdline']")" "$d/sys/sysinfo.txt"
+	grep -qxF "vm.swappiness = $(json_eval "$d/meta.json" \
+		"d['fingerprint']['treatment']['vm.swappiness']")" "$d/sys/sysinfo.txt"
 }
 
 @test "the experiment ends with a score table naming both labels" {

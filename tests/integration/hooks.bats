@@ -226,6 +226,49 @@ newdir() {
 	grep -A1 -x '== PostgreSQL data directory ==' "$f" | grep -q "^$OLTPMARK_PGDATA:"
 }
 
+@test "sysinfo: the machine is read by oltpmark sysinfo, not by the hook" {
+	local dir wrap code
+
+	# No /proc or /sys path, and none of the tools that read them, in
+	# the hook's code (its comments may name them).
+	code=$(grep -v '^[[:space:]]*#' "$HOOKS/sysinfo")
+	run grep -nE '/(proc|sys)(/|\b)|\b(lscpu|findmnt|df|zcat|uname|cat)\b' <<<"$code"
+	echo "$output"
+	[ "$status" -eq 1 ]
+
+	# The hook's machine sections are what the binary prints: given a
+	# binary that reads the fixture tree, sysinfo.txt holds the
+	# fixture's kernel, not this machine's.
+	dir=$(newdir)
+	wrap=$dir/oltpmark-fixture
+	printf '#!/usr/bin/env bash\nexec %q "$@" --root %q\n' \
+		"$OLTPMARK" "$FIX/fingerprint-vm" >"$wrap"
+	chmod +x "$wrap"
+	OLTPMARK=$wrap "$HOOKS/sysinfo" start "$dir/sys"
+	cat "$dir/sys/sysinfo.txt"
+	[[ ! -e $dir/sys/sysinfo.err ]]
+	grep -qx 'oltpmark sysinfo 1' "$dir/sys/sysinfo.txt"
+	grep -qx '6.18.44-custom #12 SMP PREEMPT_DYNAMIC Tue Nov 24 10:00:00 UTC 2026' \
+		"$dir/sys/sysinfo.txt"
+	grep -qx 'BOOT_IMAGE=/vmlinuz-6.18.44-custom root=/dev/vda1 ro console=ttyS0' \
+		"$dir/sys/sysinfo.txt"
+	grep -qx 'current_clocksource = kvm-clock' "$dir/sys/sysinfo.txt"
+	grep -qx '== PostgreSQL ==' "$dir/sys/sysinfo.txt"
+	[[ ! -e $dir/sys/kernel-config.txt ]]
+
+	# No binary anywhere: a note in place of the machine, PostgreSQL's
+	# section still, and the trouble in sysinfo.err.
+	mkdir -p "$dir/copy/run/hooks"
+	cp "$HOOKS/sysinfo" "$HOOKS/lib.sh" "$dir/copy/run/hooks/"
+	cp "$REPO/run/lib.sh" "$dir/copy/run/"
+	env -u OLTPMARK PATH=/usr/bin:/bin "$dir/copy/run/hooks/sysinfo" start "$dir/none"
+	cat "$dir/none/sysinfo.txt"
+	grep -qx '(no oltpmark binary: set OLTPMARK, or put oltpmark on PATH)' \
+		"$dir/none/sysinfo.txt"
+	grep -qx '== PostgreSQL ==' "$dir/none/sysinfo.txt"
+	grep -q 'no oltpmark binary' "$dir/none/sysinfo.err"
+}
+
 @test "vmstat: header and data lines with timestamps" {
 	local f=$SYS/vmstat.txt
 
@@ -420,10 +463,11 @@ assert j["cpu"]["ns_per_op_min"] <= j["cpu"]["ns_per_op"]' "$SYS/hostprobe.$a.js
 	done
 	grep -q 'vmstat not found (Debian package procps)' "$dir/vmstat.skipped"
 	grep -q 'iostat not found (Debian package sysstat)' "$dir/iostat.skipped"
-	# sysinfo writes what bash alone can read.
+	# sysinfo needs no tool: oltpmark reads the machine.
 	[[ ! -e $dir/sysinfo.skipped ]]
 	grep -qx '== kernel command line ==' "$dir/sysinfo.txt"
-	grep -qx '(uname not installed)' "$dir/sysinfo.txt"
+	grep -q '^logical CPUs: [1-9]' "$dir/sysinfo.txt"
+	grep -qx '(psql not installed)' "$dir/sysinfo.txt"
 }
 
 @test "pg-stats without a server: skipped with the reason" {
