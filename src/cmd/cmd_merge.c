@@ -20,15 +20,15 @@
 #include "src/cmd/cmd.h"
 #include "src/cmd/opt.h"
 
-#define MERGE_SUMMARY                                                        \
-	"Join the run directories of several drivers of one run (each an\n"  \
-	"`oltpmark run --warehouse-range`, started with the same\n"          \
-	"--start-at) into DIR: mix.csv with every row on the server's\n"     \
-	"clock and a host column, run.json with the counts summed,\n"        \
-	"meta.json with the parts listed, and the summary over all.\n"       \
-	"Refused (exit 2) when the workloads differ, the warehouse ranges\n" \
-	"overlap or leave a gap in 1..W, or the starts are more than 1 s\n"  \
-	"apart; exit 1 when a part was partial (the merge is too)."
+#define MERGE_SUMMARY                                                         \
+	"Join the run directories of several drivers of one run (each an\n"   \
+	"oltpmark run of a warehouse range, all started at one instant)\n"    \
+	"into DIR: mix.csv with every row on the server's clock and a\n"      \
+	"host column, run.json with the counts summed, meta.json with the\n"  \
+	"parts listed, and the summary over all. Refused (exit 2) when the\n" \
+	"workloads differ, the warehouse ranges overlap or leave a gap in\n"  \
+	"1..W, or the starts are more than 1 s apart; exit 1 when a part\n"   \
+	"was partial (the merge is too)."
 
 /* Bad input (exit 2) or a failure while working (exit 1)? */
 static int exit_status(int rc)
