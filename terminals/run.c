@@ -935,6 +935,7 @@ static json_t *run_json(const struct run *run)
 	const struct run_config *c = &run->cfg;
 	const struct run_result *r = &run->res;
 	const struct inputs_ctx *in = &run->eng.inputs;
+	struct whrange range = home_range(c);
 	json_t *o = json_object(), *nc = json_object();
 	char pacing[64];
 
@@ -958,8 +959,9 @@ static json_t *run_json(const struct run *run)
 	json_object_set_new(o, "warehouses", json_integer(c->warehouses));
 	json_object_set_new(o, "terminals_per_warehouse",
 			    json_integer(c->terminals_per_w));
-	json_object_set_new(o, "terminals",
-			    json_integer(c->warehouses * c->terminals_per_w));
+	json_object_set_new(
+		o, "terminals",
+		json_integer(whrange_count(&range) * c->terminals_per_w));
 	json_object_set_new(o, "connections", json_integer(c->connections));
 	json_object_set_new(o, "keying_think", json_string(pacing));
 	json_object_set_new(o, "tx_mode",

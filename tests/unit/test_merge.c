@@ -309,7 +309,7 @@ static void test_merge_refused(void **state)
 	};
 	struct tree *t = *state;
 	struct err err;
-	char cmd[256];
+	char cmd[512];
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
