@@ -26,6 +26,7 @@
 #define OLTPMARK_DRIVER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -36,8 +37,9 @@
  * 2: execute (with retries inside) became attempt (one try, classified).
  * 3: the optional instance_open/instance_close, and driver_config's
  *    instance and iosim options.
+ * 4: the optional server_clock, for the clock offset of several drivers.
  */
-#define DRIVER_INTERFACE_VERSION 3
+#define DRIVER_INTERFACE_VERSION 4
 
 /* How the pgsql driver runs a transaction. */
 enum driver_tx_mode {
@@ -188,6 +190,16 @@ struct driver_ops {
 	 */
 	int (*stats)(struct driver_conn *conn, struct driver_stats *stats,
 		     struct err *err);
+	/*
+	 * Optional (NULL: no server clock of its own, as null and iosim,
+	 * whose "server" is this process). The server's wall clock now, in
+	 * microseconds since the epoch: what the offset of this driver's
+	 * clock against the server's is measured with (terminals/clockoff.h).
+	 * Called on the monitoring connection, before the workers start.
+	 * 0, or negative with err set.
+	 */
+	int (*server_clock)(struct driver_conn *conn, int64_t *unix_us,
+			    struct err *err);
 };
 
 /*

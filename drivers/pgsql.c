@@ -496,6 +496,31 @@ static int pgsql_stats(struct driver_conn *conn, struct driver_stats *stats,
 	return 0;
 }
 
+/*
+ * The server's clock_timestamp() (the moment the statement reads it, not
+ * the transaction's start) in microseconds since the epoch.
+ */
+static int pgsql_server_clock(struct driver_conn *conn, int64_t *unix_us,
+			      struct err *err)
+{
+	PGresult *res;
+	long long v;
+
+	res = pgsql_query(conn,
+			  "SELECT (extract(epoch FROM clock_timestamp()) "
+			  "* 1000000)::bigint",
+			  PGRES_TUPLES_OK, "reading the server's clock", err);
+	if (!res)
+		return pgsql_query_errno(conn);
+	v = PQntuples(res) == 1 ? strtoll(PQgetvalue(res, 0, 0), NULL, 10) : 0;
+	PQclear(res);
+	if (v <= 0)
+		return err_set(err, -EPROTO,
+			       "reading the server's clock: no time returned");
+	*unix_us = (int64_t)v;
+	return 0;
+}
+
 const struct driver_ops driver_pgsql = {
 	.name = "pgsql",
 	.version = DRIVER_INTERFACE_VERSION,
@@ -506,4 +531,5 @@ const struct driver_ops driver_pgsql = {
 	.db_info = pgsql_db_info,
 	.describe = pgsql_describe,
 	.stats = pgsql_stats,
+	.server_clock = pgsql_server_clock,
 };

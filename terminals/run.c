@@ -4,9 +4,13 @@
  *
  * Terminals: terminal k (1-based, k = (w - 1) * N + i + 1 for the i-th of
  * the N terminals of warehouse w) has home warehouse w and Stock-Level
- * district i % 10 + 1, and belongs to worker (k - 1) % connections, so
- * every worker serves terminals of many warehouses and the staggered
- * starts are spread evenly over the workers. Each terminal starts in the
+ * district i % 10 + 1, and the j-th terminal of this process (j from 0)
+ * belongs to worker j % connections, so every worker serves terminals of
+ * many warehouses and the staggered starts are spread evenly over the
+ * workers. A process given a warehouse range (several drivers, one
+ * benchmark) has the terminals of its range only, with the numbers,
+ * random streams and start times they have in the run of all 1..W: the
+ * parts together are that run. Each terminal starts in the
  * stationary state of its deck and keying/think cycle (terminal_start),
  * so the mix is steady from its first transaction on.
  *
@@ -40,6 +44,7 @@
 #include "src/base/clock.h"
 #include "src/base/resfile.h"
 #include "src/base/sysinfo.h"
+#include "terminals/clockoff.h"
 
 /*
  * The main thread's longest sleep: how soon it sees a stop requested by a
@@ -53,6 +58,12 @@
  * reports in the next line.
  */
 #define RUN_PROGRESS_WAIT_US 1000000
+/*
+ * How late a start at an agreed instant (start_at_us) may be before the
+ * run is refused: beyond this, the parts of one run would not share
+ * their measured interval.
+ */
+#define RUN_START_LATE_MAX_US 200000
 /* How often the main thread looks while waiting for hand-overs. */
 #define RUN_PROGRESS_POLL_US 5000
 /* mix.csv buffers: this much in all, each within [64 KiB, 1 MiB]. */
@@ -158,10 +169,19 @@ static int check_config(const struct run_config *c, struct err *err)
 		return err_set(
 			err, -EINVAL,
 			"need at least one warehouse and one terminal per warehouse");
+	if (c->range.first &&
+	    (c->range.first < 1 || c->range.last < c->range.first ||
+	     c->range.last > c->warehouses))
+		return err_set(err, -EINVAL,
+			       "warehouse range %d-%d is not within 1-%d",
+			       c->range.first, c->range.last, c->warehouses);
 	terminals = (long long)c->warehouses * c->terminals_per_w;
 	if (terminals > 10000000)
 		return err_set(err, -EINVAL, "%lld terminals are too many",
 			       terminals);
+	if (c->range.first)
+		terminals = (long long)whrange_count(&c->range) *
+			    c->terminals_per_w;
 	if (c->connections < 1 || c->connections > terminals)
 		return err_set(
 			err, -EINVAL,
@@ -274,16 +294,27 @@ static void choose_server_pid(struct run *run)
 	run->server_pid = pid;
 }
 
+/* The home warehouses of this process's terminals. */
+static struct whrange home_range(const struct run_config *c)
+{
+	struct whrange all = {1, c->warehouses};
+
+	return c->range.first ? c->range : all;
+}
+
 /* Lay out the terminals over the workers (see the top of this file). */
 static void place_terminals(struct run *run, int *per_worker)
 {
 	const struct run_config *c = &run->cfg;
-	int total = c->warehouses * c->terminals_per_w, k;
+	struct whrange r = home_range(c);
+	int first = (r.first - 1) * c->terminals_per_w;
+	int total = whrange_count(&r) * c->terminals_per_w, j;
 
-	for (k = 0; k < total; k++) {
-		struct worker *w = &run->workers[k % c->connections];
+	for (j = 0; j < total; j++) {
+		struct worker *w = &run->workers[j % c->connections];
 		struct terminal *t =
-			&w->terms[per_worker[k % c->connections]++];
+			&w->terms[per_worker[j % c->connections]++];
+		int k = first + j; /* its number in the whole run, less 1 */
 		int i = k % c->terminals_per_w;
 
 		t->id = k + 1;
@@ -298,7 +329,8 @@ static void place_terminals(struct run *run, int *per_worker)
 static int open_workers(struct run *run, struct err *err)
 {
 	const struct run_config *c = &run->cfg;
-	int total = c->warehouses * c->terminals_per_w;
+	struct whrange r = home_range(c);
+	int total = whrange_count(&r) * c->terminals_per_w;
 	size_t buf = RUN_MIX_BUF_TOTAL / (size_t)c->connections;
 	int *placed, i, rc;
 
@@ -385,6 +417,20 @@ int run_open(struct run **out, const struct run_config *cfg, struct err *err)
 	run->server = json_object();
 	if (!run->server) {
 		rc = err_set(err, -ENOMEM, "out of memory");
+		goto fail;
+	}
+	rc = clockoff_measure(cfg->driver, run->monitor, cfg->clock_inject_us,
+			      &run->res.clock, err);
+	if (rc < 0)
+		goto fail;
+	if (cfg->max_clock_offset_us > 0 &&
+	    !clockoff_within(&run->res.clock, cfg->max_clock_offset_us)) {
+		rc = err_set(
+			err, -ETIME,
+			"the clock is %+.1f ms (within %.1f ms) off the server's: beyond the bound of %.1f ms (--max-clock-offset); synchronise the clocks (NTP)",
+			(double)run->res.clock.offset_us / 1000.0,
+			(double)run->res.clock.uncertainty_us / 1000.0,
+			(double)cfg->max_clock_offset_us / 1000.0);
 		goto fail;
 	}
 	err_clear(&derr);
@@ -661,6 +707,51 @@ static void fill_result(struct run *run)
 	}
 }
 
+/* The local wall clock as the run reads it (with the test shift). */
+static int64_t local_wall_us(const struct run *run)
+{
+	return clock_wall_us() + run->cfg.clock_inject_us;
+}
+
+/*
+ * Sleep until the server's clock reads start_at_us (the local clock
+ * corrected by the measured offset). 0 when the time has come, -ETIME
+ * when it had passed by more than RUN_START_LATE_MAX_US already, -EINTR
+ * when a stop was requested meanwhile.
+ */
+static int wait_start_at(struct run *run, struct err *err)
+{
+	const struct run_config *c = &run->cfg;
+	int64_t late;
+
+	for (;;) {
+		int64_t now = local_wall_us(run) + run->res.clock.offset_us;
+		int64_t left = c->start_at_us - now;
+		struct timespec ts;
+
+		if (stop_flag_set(run))
+			return err_set(err, -EINTR,
+				       "stopped while waiting for the start");
+		if (left <= 0) {
+			late = -left;
+			break;
+		}
+		if (left > RUN_SLICE_US)
+			left = RUN_SLICE_US;
+		ts.tv_sec = left / 1000000;
+		ts.tv_nsec = (left % 1000000) * 1000;
+		/* a signal cuts it short: the stop flag is looked at above */
+		nanosleep(&ts, NULL);
+	}
+	run->res.start_late_us = late;
+	if (late > RUN_START_LATE_MAX_US)
+		return err_set(
+			err, -ETIME,
+			"the start instant (--start-at) passed %.3f s before the connections were ready: agree on a later one",
+			(double)late / 1e6);
+	return 0;
+}
+
 int run_execute(struct run *run, struct err *err)
 {
 	struct engine *e = &run->eng;
@@ -694,10 +785,16 @@ int run_execute(struct run *run, struct err *err)
 	pthread_mutex_lock(&e->gate_lock);
 	while (e->gate_ready < created)
 		pthread_cond_wait(&e->gate_cond, &e->gate_lock);
+	if (rc == 0 && run->cfg.start_at_us) {
+		/* the workers wait on the condition, not the lock */
+		pthread_mutex_unlock(&e->gate_lock);
+		rc = wait_start_at(run, err);
+		pthread_mutex_lock(&e->gate_lock);
+	}
 	e->start_us = clock_mono_us();
 	e->end_us = e->start_us + e->ramp_us +
 		    (int64_t)run->cfg.duration_s * 1000000;
-	run->res.start_wall_us = clock_wall_us();
+	run->res.start_wall_us = local_wall_us(run);
 	e->gate_open = true;
 	e->gate_abort = rc < 0;
 	pthread_cond_broadcast(&e->gate_cond);
@@ -711,7 +808,7 @@ int run_execute(struct run *run, struct err *err)
 		if (run->workers[i].started)
 			pthread_join(run->workers[i].thread, NULL);
 	run->res.finished_s = (double)(clock_mono_us() - e->start_us) / 1e6;
-	run->res.end_wall_us = clock_wall_us();
+	run->res.end_wall_us = local_wall_us(run);
 	/* nothing grows mix.csv any more: its room is for the results */
 	release_space(run);
 	if (rc < 0)
@@ -838,6 +935,7 @@ static json_t *run_json(const struct run *run)
 	const struct run_config *c = &run->cfg;
 	const struct run_result *r = &run->res;
 	const struct inputs_ctx *in = &run->eng.inputs;
+	struct whrange range = home_range(c);
 	json_t *o = json_object(), *nc = json_object();
 	char pacing[64];
 
@@ -861,8 +959,9 @@ static json_t *run_json(const struct run *run)
 	json_object_set_new(o, "warehouses", json_integer(c->warehouses));
 	json_object_set_new(o, "terminals_per_warehouse",
 			    json_integer(c->terminals_per_w));
-	json_object_set_new(o, "terminals",
-			    json_integer(c->warehouses * c->terminals_per_w));
+	json_object_set_new(
+		o, "terminals",
+		json_integer(whrange_count(&range) * c->terminals_per_w));
 	json_object_set_new(o, "connections", json_integer(c->connections));
 	json_object_set_new(o, "keying_think", json_string(pacing));
 	json_object_set_new(o, "tx_mode",

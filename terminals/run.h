@@ -24,6 +24,8 @@
 
 #include "drivers/driver.h"
 #include "src/base/err.h"
+#include "src/base/whrange.h"
+#include "terminals/clockoff.h"
 #include "terminals/pacing.h"
 #include "terminals/worker.h"
 
@@ -49,7 +51,11 @@ typedef void (*run_progress_fn)(void *ctx, const struct run_progress *p);
 struct run_config {
 	const struct driver_ops *driver; /* database driver */
 	struct driver_config db;	 /* conninfo, tx mode */
-	int warehouses;			 /* W: terminals on warehouses 1..W */
+	int warehouses;			 /* W: the warehouses of the whole
+					    run, 1..W (remote ones drawn
+					    from them) */
+	struct whrange range;		 /* home warehouses of this process's
+				 terminals, within 1..W; first 0: all */
 	int terminals_per_w;		 /* terminals per warehouse (10) */
 	int connections;      /* worker threads, one connection each */
 	int ramp_up_s;	      /* before the measured interval */
@@ -64,7 +70,15 @@ struct run_config {
 	int server_pid;	      /* postmaster PID for the server's CPU
 					    time; 0: from the driver's describe()
 					    ("postmaster_pid"), if any */
-	const char *out_dir;  /* existing directory for the results */
+	int64_t start_at_us;  /* the run starts (the gate opens) when the
+				 server's clock reads this, us since the
+				 epoch; 0: as soon as all are ready */
+	int64_t max_clock_offset_us; /* refuse a run whose clock offset
+					against the server, plus its
+					uncertainty, exceeds this; 0: none */
+	int64_t clock_inject_us;     /* test only: added to every reading of
+				    the local wall clock */
+	const char *out_dir;	     /* existing directory for the results */
 	const volatile sig_atomic_t *stop_flag; /* set by a signal handler:
 						   stop early (may be NULL) */
 	run_progress_fn progress;		/* progress lines, or NULL */
@@ -93,6 +107,10 @@ struct run_result {
 	bool partial;		 /* end != completed */
 	char error[ERR_MSG_MAX]; /* with RUN_END_ERROR: what failed */
 	int64_t start_wall_us;	 /* wall clock at the start (gate release) */
+	struct clockoff clock;	 /* offset against the server's clock,
+				    measured by run_open */
+	int64_t start_late_us;	 /* with start_at_us: how late the gate
+				    opened, on the server's clock */
 	int64_t end_wall_us;	 /* ... when the last worker finished */
 	double elapsed_s;	 /* start to the end of the measured interval
 				      (or to the stop request) */
@@ -118,7 +136,8 @@ struct run;
  * for the workers), read oltpmark_meta and describe the server, create
  * DIR/mix.csv.tmp. Returns 0 with *out set, or negative with err set:
  * -EINVAL bad configuration, -ERANGE more warehouses asked than loaded,
- * -ENODATA the database is not (completely) loaded, another negative
+ * -ENODATA the database is not (completely) loaded, -ETIME the clock
+ * offset against the server exceeds max_clock_offset_us, another negative
  * errno when a connection or a file failed. Not thread-safe.
  */
 int run_open(struct run **out, const struct run_config *cfg, struct err *err);
@@ -136,7 +155,9 @@ const struct driver_db_info *run_db_info(const struct run *run);
 const struct inputs_ctx *run_inputs(const struct run *run);
 
 /*
- * Run it: start the workers together, report progress, stop at the end
+ * Run it: start the workers together (at start_at_us when given: -ETIME
+ * when that instant passed before they were ready, -EINTR when stopped
+ * while waiting for it), report progress, stop at the end
  * or when *cfg->stop_flag becomes non-zero, let in-flight transactions
  * finish and queued Deliveries run, join, and rename mix.csv into place.
  * Returns 0 when the run took place (even a partial one: see the result),

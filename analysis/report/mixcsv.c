@@ -160,6 +160,14 @@ static int parse_row(struct mixcsv_reader *r, const char *line, const char *end,
 	row->status = (enum txn_status)k;
 	if (parse_u64(&p, end, ',', &row->response_us))
 		return bad_line(r, line, end, "bad response_us", err);
+	if (r->has_host) {
+		if (parse_u64(&p, end, ',', &row->service_us))
+			return bad_line(r, line, end, "bad service_us", err);
+		if (p == end || memchr(p, ',', (size_t)(end - p)))
+			return bad_line(r, line, end,
+					"bad host (or extra fields)", err);
+		return 0;
+	}
 	if (parse_u64(&p, end, '\0', &row->service_us))
 		return bad_line(r, line, end,
 				"bad service_us (or extra fields)", err);
@@ -238,6 +246,7 @@ int mixcsv_open(struct mixcsv_reader *r, const char *path, struct err *err)
 	const char *line, *end;
 	struct stat st;
 	size_t hlen = strlen(MIXCSV_HEADER);
+	size_t hhlen = strlen(MIXCSV_HEADER_HOST);
 	int rc;
 
 	memset(r, 0, sizeof(*r));
@@ -262,6 +271,9 @@ int mixcsv_open(struct mixcsv_reader *r, const char *path, struct err *err)
 			     r->truncated_lines ? "%s: line 1: header cut short"
 						: "%s: empty file (no header)",
 			     path);
+	} else if (rc > 0 && (size_t)(end - line) == hhlen &&
+		   memcmp(line, MIXCSV_HEADER_HOST, hhlen) == 0) {
+		r->has_host = true;
 	} else if (rc > 0 && ((size_t)(end - line) != hlen ||
 			      memcmp(line, MIXCSV_HEADER, hlen) != 0)) {
 		char q[MIXCSV_QUOTE_MAX * 4 + 8];

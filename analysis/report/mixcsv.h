@@ -7,7 +7,9 @@
  * buffer with read() and parses integers by hand: memory stays the size of
  * the buffer whatever the row count (no mmap, whose mapped pages would
  * count in the process's resident set), and nothing is allocated per row.
- * The format is strict: the header line must be exactly the one above and
+ * A merged run's file (`oltpmark merge`) has a last column, host: the
+ * reader takes either header, and skips the host after checking it.
+ * The format is strict: the header line must be exactly one of those and
  * every row must parse, or the read fails naming the line. The one
  * exception is a last line without its newline, which is what a run
  * killed in the middle of a write leaves: it is dropped and counted.
@@ -54,13 +56,14 @@ struct mixcsv_reader {
 	uint64_t bytes;		    /* bytes consumed so far, header included */
 	uint64_t truncated_lines;   /* 0 or 1: a last line without newline,
 				     dropped */
+	bool has_host;		    /* the header is MIXCSV_HEADER_HOST */
 	char path[MIXCSV_PATH_MAX]; /* for messages */
 };
 
 /*
  * Open path and check its header. Returns 0; -ENOENT (or another open
  * errno) when it cannot be opened; -EBADMSG when the file is empty or its
- * first line is not MIXCSV_HEADER; -ENOMEM. On failure nothing is left
+ * first line is neither MIXCSV_HEADER nor MIXCSV_HEADER_HOST; -ENOMEM. On failure nothing is left
  * open. Messages start with the path.
  */
 int mixcsv_open(struct mixcsv_reader *r, const char *path, struct err *err);

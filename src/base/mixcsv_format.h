@@ -2,8 +2,9 @@
 /*
  * mixcsv_format.h - the one definition of mix.csv's header and of the
  * words of its type and status columns (docs/formats.md, "mix.csv").
- * The writer (terminals/mixlog.c, the run's hot path: it copies each
- * word with its comma) and the reader (analysis/report/mixcsv.c) both
+ * The writers (terminals/mixlog.c, the run's hot path: it copies each
+ * word with its comma; analysis/report/merge.c, the merged file with its
+ * host column) and the reader (analysis/report/mixcsv.c) all
  * build on these, and so do the names of src/base/txn.c, so a word
  * changed here changes the file, its reader and run.json together. A
  * header of literals only: both sides keep their own fast code around
@@ -14,6 +15,12 @@
 
 /* The first line, without its newline. */
 #define MIXCSV_HEADER "t_ms,terminal,type,status,response_us,service_us"
+
+/*
+ * The first line of a merged run's mix.csv (`oltpmark merge`): the same
+ * columns and a last one, the driver's host, from its meta.json.
+ */
+#define MIXCSV_HEADER_HOST MIXCSV_HEADER ",host"
 
 /* The type column: one word per enum txn_type (src/base/txn.h). */
 #define MIXCSV_WORD_NEW_ORDER	 "new_order"

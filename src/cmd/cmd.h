@@ -15,6 +15,7 @@ int cmd_load(int argc, char **argv);		/* src/cmd/cmd_load.c */
 int cmd_check(int argc, char **argv);		/* src/cmd/cmd_check.c */
 int cmd_run(int argc, char **argv);		/* src/cmd/cmd_run.c */
 int cmd_report(int argc, char **argv);		/* src/cmd/cmd_report.c */
+int cmd_merge(int argc, char **argv);		/* src/cmd/cmd_merge.c */
 int cmd_compare(int argc, char **argv);		/* src/cmd/cmd_compare.c */
 int cmd_probe(int argc, char **argv);		/* src/cmd/cmd_probe.c */
 int cmd_iosim_prepare(int argc, char **argv);	/* cmd_iosim_prepare.c */

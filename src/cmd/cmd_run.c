@@ -10,6 +10,13 @@
  * and marked "partial": true); 2 for bad options, a result directory that
  * already holds a run, or -w above the warehouses the database holds.
  *
+ * Several drivers, one benchmark (docs/run.md, "Several drivers"): each
+ * is an `oltpmark run` with --warehouse-range (its share of the
+ * terminals) and the same --start-at (the instant on the server's clock
+ * at which all start); the clock offset against the server is measured
+ * first and a run beyond --max-clock-offset is refused (exit 1). The
+ * run directories are joined afterwards by `oltpmark merge`.
+ *
  * A driver with shared state (iosim: its files, WAL and checkpointer) has
  * its instance opened here, before the run opens the connections, and
  * closed after; its faults (a bad profile, unprepared files, O_DIRECT
@@ -44,6 +51,8 @@
 /* Serialization failure and deadlock retries of one transaction. */
 #define RUN_MAX_RETRIES	  10
 #define RUN_RECONNECT_ENV "OLTPMARK_RECONNECT_S"
+/* Test only (docs/hacking.md): shift the local clock by this many ms. */
+#define RUN_CLOCK_INJECT_ENV "OLTPMARK_TEST_CLOCK_OFFSET_MS"
 
 /* Set by SIGINT/SIGTERM; the engine polls it. */
 static volatile sig_atomic_t run_stop;
@@ -56,26 +65,30 @@ static void on_signal(int sig)
 
 /* The option values of one invocation, with their defaults. */
 struct run_opts {
-	int warehouses;	       /* -w, required */
-	int duration_s;	       /* -d, required */
-	int ramp_up_s;	       /* --ramp-up, -1: from the pacing */
-	int connections;       /* -c, 0: from the CPU count */
-	int terminals_per_w;   /* --terminals-per-warehouse */
-	const char *keying;    /* --keying-think */
-	int tx_mode;	       /* --tx-mode, index of tx_modes */
-	int driver;	       /* --driver, index of driver_names */
-	const char *label;     /* --label */
-	const char *config;    /* --config */
-	int progress_s;	       /* --progress, 0: none */
-	int seed;	       /* --seed, 0: random */
-	int server_pid;	       /* --server-pid, 0: from the driver */
-	struct opt_list notes; /* --note KEY=VALUE */
-	const char *conninfo;  /* --conninfo, NULL: PG* environment */
-	const char *debug;     /* --debug */
-	const char *out;       /* --out, required */
-	const char *profile;   /* --profile (iosim) */
-	const char *data_dir;  /* --data-dir (iosim) */
-	int io_mode;	       /* --io-mode, index of io_modes */
+	int warehouses;		/* -w, required */
+	const char *range;	/* --warehouse-range, NULL: 1..W */
+	double start_at_s;	/* --start-at, 0: at once */
+	int max_offset_ms;	/* --max-clock-offset */
+	int duration_s;		/* -d, required */
+	int ramp_up_s;		/* --ramp-up, -1: from the pacing */
+	int connections;	/* -c, 0: from the CPU count */
+	int terminals_per_w;	/* --terminals-per-warehouse */
+	const char *keying;	/* --keying-think */
+	int tx_mode;		/* --tx-mode, index of tx_modes */
+	int driver;		/* --driver, index of driver_names */
+	const char *label;	/* --label */
+	const char *config;	/* --config */
+	int progress_s;		/* --progress, 0: none */
+	int seed;		/* --seed, 0: random */
+	int server_pid;		/* --server-pid, 0: from the driver */
+	struct opt_list notes;	/* --note KEY=VALUE */
+	const char *conninfo;	/* --conninfo, NULL: PG* environment */
+	const char *debug;	/* --debug */
+	const char *out;	/* --out, required */
+	const char *profile;	/* --profile (iosim) */
+	const char *data_dir;	/* --data-dir (iosim) */
+	int io_mode;		/* --io-mode, index of io_modes */
+	int terminals_in_range; /* this process's terminals (not an option) */
 };
 
 static const char *const tx_modes[] = {"procedure", "sql", NULL};
@@ -101,12 +114,16 @@ static struct run_opts opts;
  * seed rule. */
 static bool seed_drawn;
 
+/* OLTPMARK_TEST_CLOCK_OFFSET_MS in us (recorded in meta.json). */
+static int64_t injected_us;
+
 static const struct run_opts run_defaults = {
 	.ramp_up_s = -1,
 	.terminals_per_w = 10,
 	.keying = "tpcc",
 	.config = "custom",
 	.progress_s = 10,
+	.max_offset_ms = CLOCKOFF_MAX_MS_DEFAULT,
 };
 
 static const struct opt_def run_opt_defs[] = {
@@ -118,6 +135,28 @@ static const struct opt_def run_opt_defs[] = {
 	 .help = "warehouses to use: 1..W (required)",
 	 .min = 1,
 	 .max = 1000000},
+	{.long_name = "warehouse-range",
+	 .kind = OPT_STRING,
+	 .value = &opts.range,
+	 .arg_name = "FIRST-LAST|K/N",
+	 .help = "terminals of these home warehouses only (one of several "
+		 "drivers; K/N: the K-th of N near-equal parts of 1..W)"},
+	{.long_name = "start-at",
+	 .kind = OPT_DOUBLE,
+	 .value = &opts.start_at_s,
+	 .arg_name = "EPOCH_S",
+	 .help = "start (the ramp-up) when the server's clock reads this, "
+		 "seconds since the epoch (default: at once)",
+	 .min = 1,
+	 .max = 1e11},
+	{.long_name = "max-clock-offset",
+	 .kind = OPT_INT,
+	 .value = &opts.max_offset_ms,
+	 .arg_name = "MS",
+	 .help = "refuse the run when the clock is further off the server's "
+		 "(default 50)",
+	 .min = 1,
+	 .max = 3600000},
 	{.long_name = "duration",
 	 .short_name = 'd',
 	 .kind = OPT_INT,
@@ -299,6 +338,26 @@ static int reconnect_seconds(int *out, struct err *err)
 	return 0;
 }
 
+/* OLTPMARK_TEST_CLOCK_OFFSET_MS (test only), in microseconds; 0 unset. */
+static int clock_inject_us(int64_t *out, struct err *err)
+{
+	const char *s = getenv(RUN_CLOCK_INJECT_ENV);
+	char *end;
+	long v;
+
+	*out = 0;
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < -86400000L || v > 86400000L)
+		return err_set(err, -EINVAL,
+			       "%s: '%s' is not a number of milliseconds",
+			       RUN_CLOCK_INJECT_ENV, s);
+	*out = (int64_t)v * 1000;
+	return 0;
+}
+
 /*
  * mkdir DIR, its parent required (as compare's -o): a typo in a path
  * fails instead of growing a tree. 0 or negative errno; *created tells
@@ -436,8 +495,56 @@ static json_t *hit_ratio_json(const struct run_result *r)
 	return ratio < 0 ? json_null() : json_real(round(ratio * 1e6) / 1e6);
 }
 
+/* This machine's name, as mix.csv's host column of a merge shows it. */
+static const char *host_name(void)
+{
+	static char name[256];
+
+	if (gethostname(name, sizeof(name) - 1) < 0 || !name[0])
+		snprintf(name, sizeof(name), "unknown");
+	return name;
+}
+
+static json_t *range_json(const struct run_opts *o, const struct whrange *r)
+{
+	json_t *j = json_object();
+
+	json_object_set_new(j, "first", json_integer(r->first));
+	json_object_set_new(j, "last", json_integer(r->last));
+	json_object_set_new(j, "of", json_integer(o->warehouses));
+	return j;
+}
+
+/* The clock offset against the server, and the start on its clock. */
+static json_t *clock_json(const struct run_opts *o, const struct run_result *r)
+{
+	const struct clockoff *c = &r->clock;
+	json_t *j = json_object();
+
+	json_object_set_new(j, "measured", json_boolean(c->measured));
+	json_object_set_new(j, "offset_ms",
+			    json_real((double)c->offset_us / 1000.0));
+	json_object_set_new(j, "uncertainty_ms",
+			    json_real((double)c->uncertainty_us / 1000.0));
+	json_object_set_new(j, "rtt_ms", json_real((double)c->rtt_us / 1000.0));
+	json_object_set_new(j, "samples", json_integer(c->samples));
+	json_object_set_new(j, "max_ms", json_integer(o->max_offset_ms));
+	json_object_set_new(
+		j, "start_server_unix_us",
+		json_integer((json_int_t)(r->start_wall_us + c->offset_us)));
+	json_object_set_new(
+		j, "start_late_ms",
+		o->start_at_s > 0 ? json_real((double)r->start_late_us / 1000.0)
+				  : json_null());
+	if (injected_us)
+		json_object_set_new(j, "injected_ms",
+				    json_real((double)injected_us / 1000.0));
+	return j;
+}
+
 static int write_meta(const struct opt_cmd *cmd, const struct run_opts *o,
-		      struct run *run, struct err *err)
+		      const struct whrange *range, struct run *run,
+		      struct err *err)
 {
 	const struct run_result *r = run_get_result(run);
 	const struct driver_db_info *db = run_db_info(run);
@@ -479,6 +586,9 @@ static int write_meta(const struct opt_cmd *cmd, const struct run_opts *o,
 	json_object_set_new(dbj, "loaded_by", json_string(db->version));
 	json_object_set_new(meta, "database", dbj);
 	json_object_set_new(meta, "buffer_hit_ratio", hit_ratio_json(r));
+	json_object_set_new(meta, "host", json_string(host_name()));
+	json_object_set_new(meta, "warehouse_range", range_json(o, range));
+	json_object_set_new(meta, "clock", clock_json(o, r));
 	notes = notes_json(&o->notes);
 	/* a first-class flag too: diagnostic runs are never scored; "yes"
 	   means what it means to report and compare */
@@ -590,7 +700,7 @@ static int add_profile_checksum(const char *dir, json_t *server,
 static void resolve_defaults(struct run_opts *o, const struct pacing *p)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	long long terminals = (long long)o->warehouses * o->terminals_per_w;
+	long long terminals = (long long)o->terminals_in_range;
 
 	if (o->ramp_up_s < 0)
 		o->ramp_up_s = (int)lround(10.0 + 50.0 * p->scale);
@@ -624,6 +734,11 @@ static void catch_signals(struct sigaction *old_int, struct sigaction *old_term)
 	sigaction(SIGTERM, &sa, old_term);
 }
 
+static const struct clockoff *res_clock(const struct run *run)
+{
+	return &run_get_result(run)->clock;
+}
+
 static int usage_error(const struct err *err)
 {
 	log_error("%s", err->msg);
@@ -640,8 +755,9 @@ int cmd_run(int argc, char **argv)
 	struct driver_instance *inst = NULL;
 	const struct run_result *res;
 	struct pacing pacing;
+	struct whrange range;
 	static char release[128];
-	char pacing_text[64];
+	char pacing_text[64], range_text[48] = "";
 	struct err err;
 	uint64_t errors = 0;
 	bool created;
@@ -666,8 +782,27 @@ int cmd_run(int argc, char **argv)
 	}
 	if (pacing_parse(o->keying, &pacing, &err) < 0 ||
 	    check_notes(&o->notes, &err) < 0 ||
-	    reconnect_seconds(&reconnect_s, &err) < 0)
+	    reconnect_seconds(&reconnect_s, &err) < 0 ||
+	    clock_inject_us(&injected_us, &err) < 0)
 		return usage_error(&err);
+	range.first = 1;
+	range.last = o->warehouses;
+	if (o->range &&
+	    whrange_parse(o->range, o->warehouses, &range, &err) < 0) {
+		char msg[ERR_MSG_MAX];
+
+		snprintf(msg, sizeof(msg), "%s", err.msg);
+		err_set(&err, -EINVAL, "option --warehouse-range: %s", msg);
+		return usage_error(&err);
+	}
+	o->terminals_in_range = whrange_count(&range) * o->terminals_per_w;
+	if (o->start_at_s > 0 &&
+	    (double)clock_wall_us() / 1e6 - o->start_at_s > 3600) {
+		err_set(&err, -EINVAL,
+			"option --start-at: %.3f is more than an hour ago",
+			o->start_at_s);
+		return usage_error(&err);
+	}
 	if (o->conninfo && pgconn_validate(o->conninfo, &err) < 0) {
 		char msg[ERR_MSG_MAX];
 
@@ -691,12 +826,10 @@ int cmd_run(int argc, char **argv)
 			"run: --driver iosim needs --profile FILE and --data-dir DIR");
 		return usage_error(&err);
 	}
-	if ((long long)o->connections >
-	    (long long)o->warehouses * o->terminals_per_w) {
+	if (o->connections > o->terminals_in_range) {
 		err_set(&err, -EINVAL,
-			"option --connections: %d is more than the %lld terminals",
-			o->connections,
-			(long long)o->warehouses * o->terminals_per_w);
+			"option --connections: %d is more than the %d terminals",
+			o->connections, o->terminals_in_range);
 		return usage_error(&err);
 	}
 	resolve_defaults(o, &pacing);
@@ -713,6 +846,11 @@ int cmd_run(int argc, char **argv)
 	cfg.db.io_mode = (enum driver_io_mode)o->io_mode;
 	cfg.max_retries = RUN_MAX_RETRIES;
 	cfg.warehouses = o->warehouses;
+	if (o->range)
+		cfg.range = range;
+	cfg.start_at_us = (int64_t)llround(o->start_at_s * 1e6);
+	cfg.max_clock_offset_us = (int64_t)o->max_offset_ms * 1000;
+	cfg.clock_inject_us = injected_us;
 	cfg.terminals_per_w = o->terminals_per_w;
 	cfg.connections = o->connections;
 	cfg.ramp_up_s = o->ramp_up_s;
@@ -754,6 +892,11 @@ int cmd_run(int argc, char **argv)
 		status = rc == -ERANGE ? EXIT_BAD_USAGE : EXIT_WORK_FAILED;
 		goto out;
 	}
+	if (res_clock(run)->measured)
+		log_info(
+			"run: clock %+.3f ms off the server's (within %.3f ms)",
+			(double)res_clock(run)->offset_us / 1000.0,
+			(double)res_clock(run)->uncertainty_us / 1000.0);
 	if (run_stop) {
 		run_close(run);
 		if (created)
@@ -768,16 +911,24 @@ int cmd_run(int argc, char **argv)
 		run_inputs(run)->c_load_c_last, run_inputs(run)->c_c_last,
 		run_inputs(run)->c_c_id, run_inputs(run)->c_ol_i_id, o->seed);
 	run_pacing_text(&pacing, pacing_text, sizeof(pacing_text));
+	if (o->range)
+		snprintf(range_text, sizeof(range_text), " (homes %d-%d)",
+			 range.first, range.last);
 	log_info(
-		"run: %d warehouse%s, %d terminals, %d connection%s, keying/think %s, ramp-up %d s, duration %d s, driver %s, %s mode",
-		o->warehouses, o->warehouses == 1 ? "" : "s",
-		o->warehouses * o->terminals_per_w, o->connections,
+		"run: %d warehouse%s%s, %d terminals, %d connection%s, keying/think %s, ramp-up %d s, duration %d s, driver %s, %s mode",
+		o->warehouses, o->warehouses == 1 ? "" : "s", range_text,
+		o->terminals_in_range, o->connections,
 		o->connections == 1 ? "" : "s", pacing_text, o->ramp_up_s,
 		o->duration_s, driver_names[o->driver], tx_modes[o->tx_mode]);
+	if (o->start_at_s > 0)
+		log_info("run: starting at %.3f on the server's clock",
+			 o->start_at_s);
 	rc = run_execute(run, &err);
 	if (rc < 0) {
 		log_error("run: %s", err.msg);
 		run_close(run);
+		if (created)
+			rmdir(o->out); /* only if still empty */
 		status = EXIT_WORK_FAILED;
 		goto out;
 	}
@@ -785,7 +936,7 @@ int cmd_run(int argc, char **argv)
 	status = res->partial ? EXIT_WORK_FAILED : 0;
 	if (run_write_json(run, &err) < 0 ||
 	    add_profile_checksum(o->out, run_server_json(run), &err) < 0 ||
-	    write_meta(cmd, o, run, &err) < 0) {
+	    write_meta(cmd, o, &range, run, &err) < 0) {
 		log_error("run: %s", err.msg);
 		status = EXIT_WORK_FAILED;
 	} else {

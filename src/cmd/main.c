@@ -19,6 +19,8 @@ static const struct {
 	{"run", cmd_run, "drive the workload and write a run directory"},
 	{"report", cmd_report,
 	 "summary, time series, plots and report.html for a run"},
+	{"merge", cmd_merge,
+	 "join the run directories of several drivers of one run"},
 	{"compare", cmd_compare, "score runs against a baseline label"},
 	{"probe", cmd_probe,
 	 "time fixed work on this host (CPU, memory, fsync)"},

@@ -16,8 +16,8 @@ load helpers
 
 DOCS=$REPO/docs
 MAN=$DOCS/oltpmark.1
-SUBCOMMANDS=(load check run report compare probe calibrate iosim-prepare
-	sample-procstat sysinfo blocks-switch)
+SUBCOMMANDS=(load check run report merge compare probe calibrate
+	iosim-prepare sample-procstat sysinfo blocks-switch)
 
 # help_options CMD...: the long options CMD... --help prints, and --help
 # itself (which not every usage text names), sorted.
@@ -117,7 +117,7 @@ dead_links() {
 
 @test "each subcommand's page has an option table of exactly its --help" {
 	local rc=0 cmd page help table
-	for cmd in load check run report compare probe sample-procstat sysinfo; do
+	for cmd in load check run report merge compare probe sample-procstat sysinfo; do
 		page=$DOCS/$cmd.md
 		help=$(help_options "$OLTPMARK" "$cmd")
 		table=$(table_options "$page")

@@ -132,7 +132,7 @@ check_option_table() {
 	# command lines: two spaces, a lower-case name, a description
 	listed=$(sed -n 's/^  \([a-z][a-z-]*\)  *[a-z].*/\1/p' <<<"$output" |
 		sort | tr '\n' ' ')
-	[ "$listed" = "blocks-switch calibrate check compare iosim-prepare load probe report run sample-procstat sysinfo " ]
+	[ "$listed" = "blocks-switch calibrate check compare iosim-prepare load merge probe report run sample-procstat sysinfo " ]
 }
 
 @test "oltpmark load: every option of --help is in the man page and docs/load.md" {
@@ -149,6 +149,10 @@ check_option_table() {
 
 @test "oltpmark report: every option of --help is in the man page and docs/report.md" {
 	check_subcommand report
+}
+
+@test "oltpmark merge: every option of --help is in the man page and docs/merge.md" {
+	check_subcommand merge
 }
 
 @test "oltpmark compare: every option of --help is in the man page and docs/compare.md" {
@@ -246,7 +250,7 @@ check_option_table() {
 }
 
 @test "the man page has a section for each subcommand and renders cleanly" {
-	for cmd in load check run report compare; do
+	for cmd in load check run report merge compare; do
 		man_section "$cmd" | grep -q .
 	done
 	if ! command -v groff >/dev/null 2>&1; then

@@ -66,7 +66,7 @@ bats_require_minimum_version 1.5.0
 
 @test "oltpmark and each subcommand: --help and a bad option leave nothing" {
 	assert_help "$OLTPMARK"
-	for cmd in load check run report compare probe calibrate \
+	for cmd in load check run report merge compare probe calibrate \
 		iosim-prepare sample-procstat; do
 		assert_help "$OLTPMARK" "$cmd"
 		assert_bad_option "$OLTPMARK" "$cmd"

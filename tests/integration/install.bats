@@ -60,7 +60,7 @@ setup() {
 	[ "$status" -eq 0 ]
 	[[ $output == *NAME* ]]
 	synopsis=$(sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' <<<"$output")
-	for cmd in load check run report compare probe calibrate \
+	for cmd in load check run report merge compare probe calibrate \
 		iosim-prepare sample-procstat; do
 		[[ $synopsis == *"oltpmark $cmd"* ]] ||
 			{ echo "synopsis lacks oltpmark $cmd" >&2; false; }

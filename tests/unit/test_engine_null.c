@@ -23,6 +23,7 @@
 
 #include "drivers/driver.h"
 #include "src/base/clock.h"
+#include "analysis/report/mixcsv.h"
 #include "terminals/run.h"
 #include "tests/unit/fixture_util.h"
 
@@ -444,6 +445,60 @@ static void test_bad_config(void **state)
 	remove_dir(dir);
 }
 
+/*
+ * A warehouse range: only its terminals, numbered as in the run of all
+ * 1..W; started at an agreed instant of the (here absent) server's clock;
+ * an instant long gone refused; a range beyond W refused.
+ */
+static void test_warehouse_range(void **state)
+{
+	struct run_config c;
+	struct run *run;
+	struct err err;
+	struct mixcsv_reader mr;
+	struct mixcsv_row row;
+	const struct run_result *r;
+	char dir[PATH_MAX], path[PATH_MAX + 16];
+	int64_t lo = INT64_MAX, hi = 0;
+
+	(void)state;
+	make_dir(dir, sizeof(dir));
+	c = base_config(dir);
+	c.warehouses = 4;
+	c.range = (struct whrange){3, 4};
+	c.progress_s = 0;
+	c.start_at_us = clock_wall_us() + 300000;
+	assert_int_equal(run_open(&run, &c, &err), 0);
+	assert_int_equal(run_execute(run, &err), 0);
+	r = run_get_result(run);
+	assert_int_equal(r->end, RUN_END_COMPLETED);
+	assert_false(r->clock.measured); /* null has no server clock */
+	assert_true(r->start_wall_us >= c.start_at_us);
+	assert_true(r->start_late_us < 200000);
+	snprintf(path, sizeof(path), "%s/mix.csv", dir);
+	assert_int_equal(mixcsv_open(&mr, path, &err), 0);
+	while (mixcsv_next(&mr, &row, &err) > 0) {
+		lo = row.terminal < lo ? row.terminal : lo;
+		hi = row.terminal > hi ? row.terminal : hi;
+	}
+	mixcsv_close(&mr);
+	assert_int_equal(lo, 21);
+	assert_int_equal(hi, 40);
+	run_close(run);
+	remove_dir(dir);
+
+	make_dir(dir, sizeof(dir));
+	c = base_config(dir);
+	c.start_at_us = clock_wall_us() - 5000000;
+	assert_int_equal(run_open(&run, &c, &err), 0);
+	assert_int_equal(run_execute(run, &err), -ETIME);
+	assert_non_null(strstr(err.msg, "--start-at"));
+	run_close(run);
+	c.range = (struct whrange){2, 3}; /* W is 2 */
+	assert_int_equal(run_open(&run, &c, &err), -EINVAL);
+	remove_dir(dir);
+}
+
 static void test_row_format(void **state)
 {
 	struct mixlog log = {.file.fd = -1};
@@ -492,6 +547,7 @@ int main(void)
 		cmocka_unit_test(test_back_to_back),
 		cmocka_unit_test(test_paced_rate),
 		cmocka_unit_test(test_stop_request),
+		cmocka_unit_test(test_warehouse_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
