@@ -138,6 +138,45 @@ static void pgconn_notice(void *arg, const char *message)
 		  pgconn_roles[*role].app_name, line);
 }
 
+/* pgconn_set_connect_timeout's value: -1, none given. */
+static int pgconn_timeout_given_s = -1;
+
+void pgconn_set_connect_timeout(int seconds)
+{
+	pgconn_timeout_given_s = seconds < 0 ? -1 : seconds;
+}
+
+const char *pgconn_timeout_value(int given_s, const char *env, bool *override,
+				 char *buf, size_t size)
+{
+	*override = given_s >= 0;
+	if (given_s < 0 && env && *env)
+		return NULL; /* libpq reads it, unless the conninfo says */
+	snprintf(buf, size, "%d",
+		 given_s >= 0 ? given_s : PGCONN_CONNECT_TIMEOUT_DEFAULT_S);
+	return buf;
+}
+
+/*
+ * The port conn tried: PQport, which is "" when neither the conninfo nor
+ * PGPORT gave one, and then libpq's compiled-in default (5432) applies.
+ */
+static const char *pgconn_port(const PGconn *conn, char *buf, size_t size)
+{
+	const char *port = PQport(conn);
+	PQconninfoOption *defs, *o;
+
+	if (port && *port)
+		return port;
+	buf[0] = '\0';
+	defs = PQconndefaults();
+	for (o = defs; o && o->keyword; o++)
+		if (strcmp(o->keyword, "port") == 0 && o->compiled)
+			snprintf(buf, size, "%s", o->compiled);
+	PQconninfoFree(defs);
+	return buf;
+}
+
 int pgconn_connect(const char *conninfo, enum pgconn_role role, PGconn **connp,
 		   struct err *err)
 {
@@ -145,12 +184,19 @@ int pgconn_connect(const char *conninfo, enum pgconn_role role, PGconn **connp,
 	static const enum pgconn_role roles[PGCONN_ROLE_NR] = {
 		PGCONN_LOAD, PGCONN_CHECK, PGCONN_RUN};
 	/*
-	 * conninfo is expanded in place of dbname; application_name comes
-	 * after it and so wins over one in conninfo.
+	 * conninfo is expanded in place of dbname: it overrides what comes
+	 * before it (connect_timeout as a default) and what comes after it
+	 * overrides it (application_name; connect_timeout when given). A
+	 * NULL value is skipped, so libpq's PGCONNECT_TIMEOUT applies.
 	 */
-	const char *const keys[] = {"dbname", "application_name", NULL};
-	const char *vals[3] = {conninfo ? conninfo : "", NULL, NULL};
-	char safe[256], line[ERR_MSG_MAX];
+	const char *const keys[] = {"connect_timeout", "dbname",
+				    "application_name", "connect_timeout",
+				    NULL};
+	const char *vals[5] = {NULL, conninfo ? conninfo : "", NULL, NULL,
+			       NULL};
+	char timeout[16], port[16], line[ERR_MSG_MAX];
+	const char *tv;
+	bool override;
 	PGconn *conn;
 
 	*connp = NULL;
@@ -161,21 +207,21 @@ int pgconn_connect(const char *conninfo, enum pgconn_role role, PGconn **connp,
 		return err_set(err, -EINVAL,
 			       "cannot connect: the connection string does "
 			       "not parse (not shown: it may hold a password)");
-	vals[1] = pgconn_roles[role].app_name;
+	tv = pgconn_timeout_value(pgconn_timeout_given_s,
+				  getenv("PGCONNECT_TIMEOUT"), &override,
+				  timeout, sizeof(timeout));
+	vals[override ? 3 : 0] = tv;
+	vals[2] = pgconn_roles[role].app_name;
 	conn = PQconnectdbParams(keys, vals, 1);
 	if (!conn)
 		return err_set(err, -ENOMEM, "cannot connect: out of memory");
 	if (PQstatus(conn) != CONNECTION_OK) {
-		/* libpq's message never holds the password; conninfo may */
-		pgconn_redact(conninfo, safe, sizeof(safe));
-		pgconn_error(NULL, conn, line, sizeof(line));
+		/* after a failure, PQhost and PQport name the last tried */
+		pgconn_connect_line(line, sizeof(line), PQhost(conn),
+				    pgconn_port(conn, port, sizeof(port)),
+				    PQerrorMessage(conn));
 		PQfinish(conn);
-		if (!safe[0]) /* nothing but a password, or nothing */
-			snprintf(safe, sizeof(safe), "PG* environment%s",
-				 conninfo && *conninfo ? " and a password"
-						       : "");
-		return err_set(err, -ENOTCONN, "cannot connect (%s): %s", safe,
-			       line);
+		return err_set(err, -ENOTCONN, "%s", line);
 	}
 	PQsetNoticeProcessor(conn, pgconn_notice, (void *)&roles[role]);
 	*connp = conn;
@@ -218,6 +264,42 @@ void pgconn_error(const PGresult *res, const PGconn *conn, char *dst,
 	pgconn_first_line(dst, size, msg);
 	if (size && !dst[0])
 		snprintf(dst, size, "unknown error");
+}
+
+void pgconn_connect_line(char *dst, size_t size, const char *host,
+			 const char *port, const char *msg)
+{
+	static const char attempt[] = "connection to server ";
+	static const char old_attempt[] = "could not connect to server: ";
+	char first[ERR_MSG_MAX], reason[ERR_MSG_MAX];
+	const char *line = msg ? msg : "", *p, *r;
+
+	if (!size)
+		return;
+	/* libpq 14 on: one line per attempt, the last is PQhost's */
+	for (p = line; *p; p += strcspn(p, "\n"), p += *p == '\n') {
+		if (strncmp(p, attempt, sizeof(attempt) - 1) == 0)
+			line = p;
+	}
+	pgconn_first_line(first, sizeof(first), line);
+	r = first;
+	if (strncmp(first, attempt, sizeof(attempt) - 1) == 0 &&
+	    strstr(first, " failed:"))
+		r = strstr(first, " failed:") + strlen(" failed:");
+	else if (strncmp(first, old_attempt, sizeof(old_attempt) - 1) == 0)
+		r = first + sizeof(old_attempt) - 1;
+	r += strspn(r, " ");
+	pgconn_first_line(reason, sizeof(reason), r); /* "FATAL:  " */
+	if (!reason[0])
+		snprintf(reason, sizeof(reason), "unknown error");
+	if (!host || !*host)
+		snprintf(dst, size, "cannot connect: %s", reason);
+	else
+		snprintf(dst, size, "cannot connect to %s%s%s%s: %s",
+			 host[0] == '/' || host[0] == '@' ? "socket directory "
+							  : "",
+			 host, port && *port ? " port " : "",
+			 port && *port ? port : "", reason);
 }
 
 /* The errno code for a failed statement: was the connection lost? */

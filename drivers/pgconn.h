@@ -74,15 +74,59 @@ int pgconn_validate(const char *conninfo, struct err *err);
  */
 void pgconn_redact(const char *conninfo, char *out, size_t out_size);
 
+/* libpq's connect timeout when nobody gave one, in seconds. */
+#define PGCONN_CONNECT_TIMEOUT_DEFAULT_S 10
+
+/*
+ * The connect timeout of the connections this process opens from now on
+ * (a command's --connect-timeout), in seconds, as libpq's
+ * connect_timeout takes it (0: wait for ever; libpq waits at least 2 s).
+ * Given (>= 0), it wins over a connect_timeout in the conninfo and over
+ * PGCONNECT_TIMEOUT; -1, the start value, means not given: then the
+ * conninfo's connect_timeout, else PGCONNECT_TIMEOUT, else
+ * PGCONN_CONNECT_TIMEOUT_DEFAULT_S. A process-wide setting, like the
+ * environment variable it stands beside: a command sets it once, before
+ * it opens any connection (not thread-safe against pgconn_connect).
+ */
+void pgconn_set_connect_timeout(int seconds);
+
+/*
+ * The connect_timeout pgconn_connect hands libpq, by the rule of
+ * pgconn_set_connect_timeout: given_s (>= 0: given, -1: not) and env
+ * (PGCONNECT_TIMEOUT's value, NULL when unset). Returns the value's text
+ * (in buf, size bytes) and sets *override: true when it goes after the
+ * conninfo, so that it wins over the conninfo's; false when it goes
+ * before it, a default the conninfo's may override. NULL when libpq's
+ * own rule applies (env set, none given): the conninfo's, else env.
+ */
+const char *pgconn_timeout_value(int given_s, const char *env, bool *override,
+				 char *buf, size_t size);
+
+/*
+ * The line of a failed connection into dst (size bytes, always
+ * NUL-terminated): "cannot connect to HOST port PORT: REASON" ("to
+ * socket directory DIR port PORT" for a Unix-domain socket; "cannot
+ * connect: REASON" when host is NULL or ""; without " port PORT" when
+ * port is). msg is libpq's PQerrorMessage, whose lines are one per
+ * server or address tried: REASON is the last line that reports an
+ * attempt ("connection to server ... failed: REASON", libpq 14 on; the
+ * same host and port PQhost and PQport give after a failure), else its
+ * first line, without the "... failed: " or "could not connect to
+ * server: " prefix and a leading severity ("FATAL:  "); "unknown error"
+ * when that leaves nothing.
+ */
+void pgconn_connect_line(char *dst, size_t size, const char *host,
+			 const char *port, const char *msg);
+
 /*
  * Connect with conninfo (NULL or "": the PG* environment; a bare database
  * name or a connection string, see pgconn_validate) as role: its
- * application_name overrides one in conninfo. Server notices go to the
- * debug log (library code never prints). 0 with *conn open (the caller
- * PQfinish()es it), or *conn NULL and -EINVAL (conninfo does not
- * validate: refused before libpq sees it), -ENOMEM, or -ENOTCONN with err
- * saying "cannot connect (<conninfo without password>): <libpq's first
- * line>".
+ * application_name overrides one in conninfo; the connect timeout is
+ * pgconn_set_connect_timeout's. Server notices go to the debug log
+ * (library code never prints). 0 with *conn open (the caller PQfinish()es
+ * it), or *conn NULL and -EINVAL (conninfo does not validate: refused
+ * before libpq sees it), -ENOMEM, or -ENOTCONN with err holding
+ * pgconn_connect_line's line (libpq's message never holds a password).
  */
 int pgconn_connect(const char *conninfo, enum pgconn_role role, PGconn **conn,
 		   struct err *err);

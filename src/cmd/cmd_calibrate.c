@@ -75,6 +75,7 @@ struct cal_opts {
 	int phase_s;	      /* --phase: seconds per type */
 	int connections;      /* -c, 0: min(terminals, 2 x CPUs) */
 	int seed;	      /* --seed, 0: 1 */
+	int conn_timeout_s;   /* --connect-timeout, -1: not given */
 };
 
 static struct cal_opts copts;
@@ -143,6 +144,7 @@ static const struct opt_def cal_opt_defs[] = {
 	 .value = &copts.conninfo,
 	 .arg_name = "STR",
 	 .help = "libpq conninfo, URI or database name (default: PG* vars)"},
+	OPT_CONNECT_TIMEOUT(&copts.conn_timeout_s),
 };
 
 static const struct opt_cmd cal_cmd_def = {
@@ -448,6 +450,7 @@ int cmd_calibrate(int argc, char **argv)
 	o->duration_s = 60;
 	o->phase_s = 10;
 	o->seed = 1;
+	o->conn_timeout_s = -1;
 	rc = opt_parse(&cal_cmd_def, argc, argv, &first, &err);
 	if (rc == OPT_HELP)
 		return 0;
@@ -462,6 +465,7 @@ int cmd_calibrate(int argc, char **argv)
 		return cal_usage(&err);
 	if (o->conninfo && pgconn_validate(o->conninfo, &err) < 0)
 		return cal_usage(&err);
+	pgconn_set_connect_timeout(o->conn_timeout_s);
 	/* made here: removed again (if still empty) when calibrate fails */
 	created = mkdir(o->out, 0755) == 0;
 	if (!created && errno != EEXIST) {

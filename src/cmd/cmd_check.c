@@ -53,7 +53,7 @@ static int print_meta(const char *conninfo)
 int cmd_check(int argc, char **argv)
 {
 	static bool quick, meta;
-	static int jobs;
+	static int jobs, connect_timeout = -1;
 	static const char *conninfo;
 	/* clang-format off */
 	static const struct opt_def opts[] = {
@@ -69,6 +69,7 @@ int cmd_check(int argc, char **argv)
 		{ .long_name = "conninfo", .kind = OPT_STRING,
 		  .value = &conninfo, .arg_name = "STR",
 		  .help = "libpq conninfo, URI or database name (default: PG* vars)" },
+		OPT_CONNECT_TIMEOUT(&connect_timeout),
 	};
 	/* clang-format on */
 	static const struct opt_cmd cmd = {
@@ -108,6 +109,7 @@ int cmd_check(int argc, char **argv)
 		log_error("option --conninfo: %s", err.msg);
 		return EXIT_BAD_USAGE;
 	}
+	pgconn_set_connect_timeout(connect_timeout);
 	if (meta)
 		return print_meta(conninfo ? conninfo : "");
 	if (jobs == 0) {

@@ -116,6 +116,7 @@ static int check_layout(const struct opt_list *dirs, int layout,
 int cmd_load(int argc, char **argv)
 {
 	static int warehouses, jobs, seed = -1, layout = -1;
+	static int connect_timeout = -1;
 	static bool drop, allow_shared;
 	static const char *conninfo;
 	static struct opt_list dirs;
@@ -139,6 +140,7 @@ int cmd_load(int argc, char **argv)
 		{ .long_name = "conninfo", .kind = OPT_STRING,
 		  .value = &conninfo, .arg_name = "STR",
 		  .help = "libpq conninfo, URI or database name (default: PG* vars)" },
+		OPT_CONNECT_TIMEOUT(&connect_timeout),
 		{ .long_name = "tablespace-dir", .kind = OPT_LIST,
 		  .value = &dirs, .arg_name = "DIR",
 		  .help = "an empty directory of the server's user on a "
@@ -204,6 +206,7 @@ int cmd_load(int argc, char **argv)
 		log_error("option --conninfo: %s", err.msg);
 		return EXIT_BAD_USAGE;
 	}
+	pgconn_set_connect_timeout(connect_timeout);
 	lo = (struct load_opts){0};
 	rc = check_layout(&dirs, layout, allow_shared, warehouses, &lo);
 	if (rc)

@@ -83,6 +83,7 @@ struct run_opts {
 	int server_pid;		/* --server-pid, 0: from the driver */
 	struct opt_list notes;	/* --note KEY=VALUE */
 	const char *conninfo;	/* --conninfo, NULL: PG* environment */
+	int connect_timeout_s;	/* --connect-timeout, -1: not given */
 	const char *debug;	/* --debug */
 	const char *out;	/* --out, required */
 	const char *profile;	/* --profile (iosim) */
@@ -124,6 +125,7 @@ static const struct run_opts run_defaults = {
 	.config = "custom",
 	.progress_s = 10,
 	.max_offset_ms = CLOCKOFF_MAX_MS_DEFAULT,
+	.connect_timeout_s = -1,
 };
 
 static const struct opt_def run_opt_defs[] = {
@@ -263,6 +265,7 @@ static const struct opt_def run_opt_defs[] = {
 	 .value = &opts.conninfo,
 	 .arg_name = "STR",
 	 .help = "libpq conninfo, URI or database name (default: PG* vars)"},
+	OPT_CONNECT_TIMEOUT(&opts.connect_timeout_s),
 	{.long_name = "debug",
 	 .kind = OPT_STRING,
 	 .value = &opts.debug,
@@ -810,6 +813,7 @@ int cmd_run(int argc, char **argv)
 		err_set(&err, -EINVAL, "option --conninfo: %s", msg);
 		return usage_error(&err);
 	}
+	pgconn_set_connect_timeout(o->connect_timeout_s);
 	if (o->debug && log_set_debug(o->debug) < 0) {
 		err_set(&err, -EINVAL,
 			"option --debug: '%s' is not a list of categories (load,driver,term,report,all)",

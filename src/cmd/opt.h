@@ -46,6 +46,21 @@ struct opt_def {
 	bool secret;		    /* never print or record the value */
 };
 
+/*
+ * --connect-timeout S of every command that connects to PostgreSQL, into
+ * the int at ptr (-1 before: not given; see pgconn_set_connect_timeout
+ * for the order of the conninfo, PGCONNECT_TIMEOUT and the default).
+ */
+#define OPT_CONNECT_TIMEOUT(ptr)                                            \
+	{                                                                   \
+		.long_name = "connect-timeout", .kind = OPT_INT,            \
+		.value = (ptr), .arg_name = "S",                            \
+		.help = "give up connecting after S s, 0: never (default: " \
+			"conninfo's connect_timeout, PGCONNECT_TIMEOUT, "   \
+			"else 10)",                                         \
+		.min = 0, .max = 86400                                      \
+	}
+
 /* A subcommand: its name, synopsis, summary and options. */
 struct opt_cmd {
 	const char *name;	    /* "load" */

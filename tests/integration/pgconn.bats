@@ -127,8 +127,8 @@ apps() {
 		run "$OLTPMARK" $cmd --conninfo nosuchdb
 		echo "$cmd -> $status: $output"
 		[ "$status" -eq 1 ]
-		[[ $output == *"cannot connect (dbname='nosuchdb')"* ]]
-		[[ $output == *'database "nosuchdb" does not exist'* ]]
+		[ "${#lines[@]}" -eq 1 ]
+		[[ $output == *"cannot connect to socket directory $PGHOST port $PGPORT: database \"nosuchdb\" does not exist" ]]
 	done
 }
 

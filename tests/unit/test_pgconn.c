@@ -170,6 +170,136 @@ static void test_first_line(void **state)
 	assert_string_equal(out, "unknown error");
 }
 
+/* The line of a failed connection: host, port, libpq's message. */
+static const struct {
+	const char *host, *port, *msg; /* PQhost, PQport, PQerrorMessage */
+	const char *line;	       /* pgconn_connect_line */
+} connect_line_cases[] = {
+	/* libpq 14 on: the reason after the attempt's prefix */
+	{"127.0.0.1", "1",
+	 "connection to server at \"127.0.0.1\", port 1 failed: Connection "
+	 "refused\n\tIs the server running on that host and accepting "
+	 "TCP/IP connections?\n",
+	 "cannot connect to 127.0.0.1 port 1: Connection refused"},
+	{"db.example", "5432",
+	 "connection to server at \"db.example\" (10.0.0.9), port 5432 "
+	 "failed: timeout expired\n",
+	 "cannot connect to db.example port 5432: timeout expired"},
+	/* a Unix-domain socket; the server's FATAL without its severity */
+	{"/tmp/s", "5433",
+	 "connection to server on socket \"/tmp/s/.s.PGSQL.5433\" failed: "
+	 "FATAL:  database \"x\" does not exist\n",
+	 "cannot connect to socket directory /tmp/s port 5433: database "
+	 "\"x\" does not exist"},
+	/* one line per address or host: the last attempt is PQhost's */
+	{"localhost", "1",
+	 "connection to server at \"localhost\" (::1), port 1 failed: "
+	 "Connection refused\n\tIs the server running?\n"
+	 "connection to server at \"localhost\" (127.0.0.1), port 1 "
+	 "failed: FATAL:  password authentication failed for user \"u\"\n",
+	 "cannot connect to localhost port 1: password authentication "
+	 "failed for user \"u\""},
+	/* libpq before 14, and a line of another form: kept whole */
+	{"h", "1",
+	 "could not connect to server: Connection refused\n\tIs the "
+	 "server running on host \"h\"?\n",
+	 "cannot connect to h port 1: Connection refused"},
+	{"h", "abc",
+	 "invalid integer value \"abc\" for connection option \"port\"\n",
+	 "cannot connect to h port abc: invalid integer value \"abc\" for "
+	 "connection option \"port\""},
+	/* no host, no port, no message */
+	{"", "", "out of memory\n", "cannot connect: out of memory"},
+	{NULL, NULL, NULL, "cannot connect: unknown error"},
+	{"h", NULL, "connection to server at \"h\", port 1 failed: \n",
+	 "cannot connect to h: unknown error"},
+};
+
+static void test_connect_line(void **state)
+{
+	char out[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0;
+	     i < sizeof(connect_line_cases) / sizeof(connect_line_cases[0]);
+	     i++) {
+		memset(out, 'x', sizeof(out));
+		pgconn_connect_line(
+			out, sizeof(out), connect_line_cases[i].host,
+			connect_line_cases[i].port, connect_line_cases[i].msg);
+		assert_string_equal(out, connect_line_cases[i].line);
+	}
+	/* cut to the buffer, always terminated; size 0 writes nothing */
+	pgconn_connect_line(out, 10, "127.0.0.1", "1", "refused");
+	assert_string_equal(out, "cannot co");
+	out[0] = 'q';
+	pgconn_connect_line(out, 0, "h", "1", "x");
+	assert_int_equal(out[0], 'q');
+}
+
+/* The connect timeout's order: --connect-timeout, conninfo, env, 10. */
+static const struct {
+	int given_s;	   /* --connect-timeout, -1: not given */
+	const char *env;   /* PGCONNECT_TIMEOUT, NULL: unset */
+	const char *value; /* what goes to libpq, NULL: nothing */
+	bool override;	   /* after the conninfo (wins over it) */
+} timeout_cases[] = {
+	{-1, NULL, "10", false}, /* the default, under the conninfo's */
+	{-1, "", "10", false},	 /* an empty variable is unset to libpq */
+	{-1, "3", NULL, false},	 /* libpq's rule: conninfo, else env */
+	{5, NULL, "5", true},	 /* given: over conninfo and env */
+	{5, "3", "5", true},
+	{0, "3", "0", true}, /* 0: wait for ever, as libpq's */
+};
+
+static void test_timeout_value(void **state)
+{
+	char buf[16];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(timeout_cases) / sizeof(timeout_cases[0]); i++) {
+		bool override = !timeout_cases[i].override;
+		const char *v = pgconn_timeout_value(
+			timeout_cases[i].given_s, timeout_cases[i].env,
+			&override, buf, sizeof(buf));
+
+		if (!timeout_cases[i].value)
+			assert_null(v);
+		else
+			assert_string_equal(v, timeout_cases[i].value);
+		assert_int_equal(override, timeout_cases[i].override);
+	}
+}
+
+/*
+ * A failed connection says where and why in one line, without the
+ * password of the conninfo (a socket where no server listens).
+ */
+static void test_connect_failure_line(void **state)
+{
+	struct err err = {""};
+	PGconn *conn = (PGconn *)&err;
+
+	(void)state;
+	pgconn_set_connect_timeout(2);
+	assert_int_equal(pgconn_connect("host=/nonexistent-oltpmark port=7 "
+					"password=s3cret",
+					PGCONN_CHECK, &conn, &err),
+			 -ENOTCONN);
+	pgconn_set_connect_timeout(-1);
+	assert_null(conn);
+	assert_null(strchr(err.msg, '\n'));
+	assert_null(strstr(err.msg, "s3cret"));
+	assert_int_equal(strncmp(err.msg,
+				 "cannot connect to socket directory "
+				 "/nonexistent-oltpmark port 7: ",
+				 strlen("cannot connect to socket directory "
+					"/nonexistent-oltpmark port 7: ")),
+			 0);
+}
+
 /* The columns of schema/meta.sql, as a loaded database has them. */
 static const char *const meta_keys[] = {
 	"status",  "warehouses",   "c_load_c_last", "seed",
@@ -442,6 +572,9 @@ int main(void)
 		cmocka_unit_test(test_connect_refuses_unparsable),
 		cmocka_unit_test(test_app_names),
 		cmocka_unit_test(test_first_line),
+		cmocka_unit_test(test_connect_line),
+		cmocka_unit_test(test_timeout_value),
+		cmocka_unit_test(test_connect_failure_line),
 		cmocka_unit_test(test_meta_parse),
 		cmocka_unit_test(test_meta_parse_loading_and_extra),
 		cmocka_unit_test(test_meta_parse_rejects),
