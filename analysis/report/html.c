@@ -588,11 +588,10 @@ static void section_plots(struct html_ctx *c)
 			if (!any)
 				fprintf(f, "<h3>%s</h3>\n", group_titles[g]);
 			any = true;
-			/* NOTPM full width, the rest two by two */
+			/* NOTPM full width, the rest two by two: each
+			   drawn at that size (plots.c) */
 			fprintf(f, "<figure%s><img src=\"plots/",
-				strcmp(e->name, "notpm") == 0
-					? ""
-					: " class=\"half\"");
+				e->wide ? "" : " class=\"half\"");
 			html_page_escape(f, e->name);
 			fputs(".png\" alt=\"", f);
 			html_page_escape(f, e->title);
