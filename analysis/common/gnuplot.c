@@ -181,13 +181,20 @@ void gnuplot_quote(FILE *f, const char *s)
 void gnuplot_preamble(FILE *f, const char *title, const char *xlabel,
 		      const char *ylabel)
 {
-	fputs("# written by oltpmark; render with e.g.\n"
-	      "#   gnuplot -e \"set terminal svg; set output 'x.svg'\" "
-	      "x.gp\n"
-	      "set datafile separator ','\n"
+	/* the sizes and why: gnuplot.h, over GP_WIDTH */
+	fprintf(f,
+		"# written by oltpmark; render with e.g.\n"
+		"#   gnuplot -e \"set terminal svg size %d,%d font '%s'; "
+		"set output 'x.svg'\" x.gp\n"
+		"# fonts: %d pt for tics, key and axis labels, %d pt for the "
+		"title,\n# readable where the page shows the image\n"
+		"set tics font ',%d'\n"
+		"set key outside right top font ',%d'\n",
+		GP_WIDTH, GP_HEIGHT, GP_FONT, GP_FONT_PT, GP_TITLE_PT,
+		GP_FONT_PT, GP_FONT_PT);
+	fputs("set datafile separator ','\n"
 	      "set datafile missing ''\n"
 	      "set grid lc rgb '#dddddd'\n"
-	      "set key outside right top\n"
 	      "set border 3\n"
 	      "set tics nomirror\n"
 	      "set style fill solid 0.6 noborder\n",
@@ -195,17 +202,17 @@ void gnuplot_preamble(FILE *f, const char *title, const char *xlabel,
 	if (title) {
 		fputs("set title ", f);
 		gnuplot_quote(f, title);
-		fputc('\n', f);
+		fprintf(f, " font ',%d'\n", GP_TITLE_PT);
 	}
 	if (xlabel) {
 		fputs("set xlabel ", f);
 		gnuplot_quote(f, xlabel);
-		fputc('\n', f);
+		fprintf(f, " font ',%d'\n", GP_FONT_PT);
 	}
 	if (ylabel) {
 		fputs("set ylabel ", f);
 		gnuplot_quote(f, ylabel);
-		fputc('\n', f);
+		fprintf(f, " font ',%d'\n", GP_FONT_PT);
 	}
 }
 
@@ -354,13 +361,14 @@ int gnuplot_render(const char *dir, const char *name, int width, int height,
 		width = GP_WIDTH;
 	if (height <= 0)
 		height = GP_HEIGHT;
+	/* one font for both images: the SVG is the PNG, sharper */
 	snprintf(png, sizeof(png),
-		 "set terminal %s size %d,%d noenhanced font 'sans,9'",
-		 png_term, width, height);
+		 "set terminal %s size %d,%d noenhanced font '%s'", png_term,
+		 width, height, GP_FONT);
 	snprintf(svg, sizeof(svg),
-		 "set terminal svg size %d,%d noenhanced font 'sans,10' "
+		 "set terminal svg size %d,%d noenhanced font '%s' "
 		 "background '#ffffff'",
-		 width, height);
+		 width, height, GP_FONT);
 	/* without a memfd the message only lacks gnuplot's words */
 	log_fd = memfd_create("oltpmark-gnuplot-stderr", MFD_CLOEXEC);
 	rc = render_one(dir, name, "png", png, log_fd, err);

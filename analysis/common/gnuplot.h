@@ -28,10 +28,25 @@
 #include "src/base/atomic_file.h"
 #include "src/base/err.h"
 
-#define GP_WIDTH      900	/* default image width, pixels */
-#define GP_HEIGHT     420	/* default image height, pixels */
-#define GP_TIMEOUT_S  60	/* one gnuplot run may take this long */
-#define GNUPLOT_EDRAW (-ECHILD) /* gnuplot_render(): gnuplot itself failed */
+/*
+ * Image sizes and fonts. The pages (html_page.c) are at most 1100 px
+ * wide: a full-width figure is shown at about its own size, a half-width
+ * one (class "half", two side by side) at about 520 px. Each image is
+ * drawn at the size it is shown at, so its text is not scaled down: at
+ * GP_FONT_PT (cairo and svg draw 1 pt as 1 px) tics, key and axis labels
+ * are as large as the page's own small print, and titles a little
+ * larger. A 900 px image with a 9 pt font, shown at half width, had
+ * 5 px labels nobody could read.
+ */
+#define GP_WIDTH       1000	 /* full-width image, pixels */
+#define GP_HEIGHT      440	 /* full-width image height, pixels */
+#define GP_HALF_WIDTH  540	 /* half-width image, pixels */
+#define GP_HALF_HEIGHT 360	 /* half-width image height, pixels */
+#define GP_FONT	       "sans,11" /* terminal font: tics, key, labels */
+#define GP_FONT_PT     11	 /* that size, for the script's settings */
+#define GP_TITLE_PT    13	 /* plot titles */
+#define GP_TIMEOUT_S   60	 /* one gnuplot run may take this long */
+#define GNUPLOT_EDRAW  (-ECHILD) /* gnuplot_render(): gnuplot itself failed */
 
 /*
  * Whether gnuplot can be run: found on PATH and able to write PNG. When
@@ -56,18 +71,23 @@ void gnuplot_quote(FILE *f, const char *s);
 
 /*
  * Write the settings every oltpmark plot shares (grid, key, margins, the
- * data file separator ',' and missing value "") and the title and axis
- * labels (any may be NULL).
+ * data file separator ',' and missing value "", the fonts: GP_FONT_PT for
+ * tics, key and axis labels, GP_TITLE_PT for the title) and the title and
+ * axis labels (any may be NULL). The fonts are in the script, not only in
+ * the terminal gnuplot_render() sets, so a script rerun by hand draws
+ * readable text too.
  */
 void gnuplot_preamble(FILE *f, const char *title, const char *xlabel,
 		      const char *ylabel);
 
 /*
  * Render dir/name.gp to dir/name.png and dir/name.svg, width x height
- * pixels (0: the defaults). gnuplot writes each image to a pipe, and
- * oltpmark copies it into an atomic_file, kept only when gnuplot exited 0
- * having written something and every byte reached the disk: gnuplot
- * itself exits 0 even when it could not write its output file. Returns
+ * pixels (0: GP_WIDTH x GP_HEIGHT; a half-width figure passes
+ * GP_HALF_WIDTH x GP_HALF_HEIGHT), font GP_FONT. gnuplot writes each
+ * image to a pipe, and oltpmark copies it into an atomic_file, kept only
+ * when gnuplot exited 0 having written something and every byte reached
+ * the disk: gnuplot itself exits 0 even when it could not write its
+ * output file. Returns
  * 0; -ENOENT when gnuplot is not available; GNUPLOT_EDRAW with gnuplot's
  * first error line in err when gnuplot failed, wrote nothing, or ran
  * longer than GP_TIMEOUT_S (the plot is left out, the caller carries

@@ -44,7 +44,15 @@ static const char style[] =
 	"caption{text-align:left;font-weight:bold;padding:.2em 0}"
 	"th.group{text-align:center;border-left:2px solid #bbb}"
 	".n{text-align:right;font-variant-numeric:tabular-nums}"
-	"ul.mono li{font-family:monospace}";
+	"ul.mono li{font-family:monospace}"
+	/* compare.html: significant scores, better or worse than the
+	   baseline (the star says it in text too), and the links of a
+	   score to its runs' report.html */
+	"td.better{background:#e6f4ea;color:#1a7f37;font-weight:bold}"
+	"td.worse{background:#fdecea;color:#c62828;font-weight:bold}"
+	".runs{font-size:.8em;font-weight:normal;white-space:nowrap}"
+	/* report.html: the link back to the compare page */
+	"a.compare{font-weight:bold}";
 
 void html_page_escape_len(FILE *f, const char *s, size_t len)
 {

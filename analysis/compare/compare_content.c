@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/compare/compare_links.h"
 #include "analysis/parsers/parse_perflock.h"
 
 /* Columns per configuration in the score table. */
@@ -111,6 +112,7 @@ static void score_table(struct cdoc *d, const struct cout_input *in)
 				compare_doc_num(d, tab, row, k + 5,
 						cell->mde_pct, 2);
 			put_duration(d, tab, row, k + 6, cell->resolve_s);
+			compare_links_score(d, tab, row, k, in, l, c);
 		}
 		if (row_has_blocks(t, l))
 			compare_doc_cell(d, tab, row, ncols - 1,
@@ -1129,6 +1131,8 @@ void compare_content_build(struct cdoc *d, const struct cout_input *in,
 	} else {
 		score_table(d, in);
 		score_legend(d, in);
+		if (html)
+			compare_links_legend(d, in);
 	}
 	steal_table(d, in);
 	block_noise_table(d, in);

@@ -202,6 +202,8 @@ void compare_doc_group(struct cdoc *d, struct cdoc_table *t, size_t c0,
 /* Add an empty row; returns its index (or SIZE_MAX when out of memory). */
 size_t compare_doc_row(struct cdoc *d, struct cdoc_table *t)
 {
+	char *marks;
+
 	if (!t || d->oom)
 		return SIZE_MAX;
 	if (t->nrows == t->cap) {
@@ -214,9 +216,23 @@ size_t compare_doc_row(struct cdoc *d, struct cdoc_table *t)
 			return SIZE_MAX;
 		}
 		t->cells = grown;
+		grown = realloc(t->links, cap * t->ncols * sizeof(*grown));
+		if (!grown) {
+			d->oom = true;
+			return SIZE_MAX;
+		}
+		t->links = grown;
+		marks = realloc(t->marks, cap * t->ncols * sizeof(*marks));
+		if (!marks) {
+			d->oom = true;
+			return SIZE_MAX;
+		}
+		t->marks = marks;
 		t->cap = cap;
 	}
 	memset(&t->cells[t->nrows * t->ncols], 0, t->ncols * sizeof(*t->cells));
+	memset(&t->links[t->nrows * t->ncols], 0, t->ncols * sizeof(*t->links));
+	memset(&t->marks[t->nrows * t->ncols], 0, t->ncols * sizeof(*t->marks));
 	return t->nrows++;
 }
 
@@ -231,6 +247,33 @@ void compare_doc_cell(struct cdoc *d, struct cdoc_table *t, size_t row,
 	free(t->cells[row * t->ncols + col]);
 	t->cells[row * t->ncols + col] = vfmt(d, f, ap);
 	va_end(ap);
+}
+
+void compare_doc_mark(struct cdoc_table *t, size_t row, size_t col,
+		      enum cdoc_mark mark)
+{
+	if (t && row != SIZE_MAX && row < t->nrows)
+		t->marks[row * t->ncols + col] = (char)mark;
+}
+
+void compare_doc_link(struct cdoc *d, struct cdoc_table *t, size_t row,
+		      size_t col, const char *text, const char *path)
+{
+	char **slot, *grown;
+	size_t had, add;
+
+	if (!t || row == SIZE_MAX || d->oom)
+		return;
+	slot = &t->links[row * t->ncols + col];
+	had = *slot ? strlen(*slot) : 0;
+	add = strlen(text) + strlen(path) + 2;
+	grown = realloc(*slot, had + add + 1);
+	if (!grown) {
+		d->oom = true;
+		return;
+	}
+	snprintf(grown + had, add + 1, "%s\t%s\n", text, path);
+	*slot = grown;
 }
 
 /* A number with dec decimals, or "-" when unknown. */
@@ -271,6 +314,10 @@ static void tab_free(struct cdoc_table *t)
 	}
 	for (i = 0; t->cells && i < t->nrows * t->ncols; i++)
 		free(t->cells[i]);
+	for (i = 0; t->links && i < t->nrows * t->ncols; i++)
+		free(t->links[i]);
+	free(t->links);
+	free(t->marks);
 	free(t->head);
 	free(t->group);
 	free(t->gid);

@@ -26,6 +26,16 @@ enum cdoc_kind {
 	CDOC_IMAGES,  /* plots: items are names, titles their captions */
 };
 
+/*
+ * How a cell stands out (HTML only: a class on its <td>, styled by
+ * html_page.c): a significant score above or below the baseline's.
+ */
+enum cdoc_mark {
+	CDOC_MARK_NONE = 0, /* plain */
+	CDOC_MARK_BETTER,   /* significantly better: class "better" */
+	CDOC_MARK_WORSE,    /* significantly worse: class "worse" */
+};
+
 /* A table: headers, optional groups, cells as strings. */
 struct cdoc_table {
 	size_t ncols;  /* columns */
@@ -37,6 +47,10 @@ struct cdoc_table {
 	bool *attach;  /* Markdown, HTML: cell goes after the previous
 			    column's, with a space (the star) */
 	char **cells;  /* nrows * ncols, NULL for empty */
+	char *marks;   /* nrows * ncols, each an enum cdoc_mark */
+	char **links;  /* nrows * ncols, NULL for none: links shown after
+			  the cell by HTML, one "TEXT\tPATH\n" line each
+			  (PATH a file path, encoded when rendered) */
 	size_t nrows;  /* rows used */
 	size_t cap;    /* rows allocated */
 	char *caption; /* a line naming the table, or NULL */
@@ -113,6 +127,18 @@ size_t compare_doc_row(struct cdoc *d, struct cdoc_table *t);
 void compare_doc_cell(struct cdoc *d, struct cdoc_table *t, size_t row,
 		      size_t col, const char *f, ...)
 	__attribute__((format(printf, 5, 6)));
+
+/* Mark a cell (row SIZE_MAX: nothing). */
+void compare_doc_mark(struct cdoc_table *t, size_t row, size_t col,
+		      enum cdoc_mark mark);
+
+/*
+ * Add a link after a cell, shown by HTML only: text (no tab or newline)
+ * linking the file path (relative to the page, or absolute). Row
+ * SIZE_MAX: nothing.
+ */
+void compare_doc_link(struct cdoc *d, struct cdoc_table *t, size_t row,
+		      size_t col, const char *text, const char *path);
 
 /* A number with dec decimals, or "-" when not finite. */
 void compare_doc_num(struct cdoc *d, struct cdoc_table *t, size_t row,

@@ -51,6 +51,9 @@ struct cout_input {
 					JSON ("OUT/compare-plots"); the
 					Markdown and HTML files sit in OUT
 					and link CPLOT_DIR/ relatively */
+	const char *out_dir;	      /* where the output file goes, NULL
+					for stdout: the HTML page links
+					its runs' report.html from there */
 	const char *metric;	      /* summary.json key scored */
 	bool baseline_given;	      /* --baseline rather than the default */
 	const struct comparable *cmp; /* comparability, differences and

@@ -264,7 +264,9 @@ static int plot_config(const char *dir, const struct runset *rs,
 		if (rc < 0)
 			goto out;
 		/* gnuplot failing leaves one plot out; a full disk stops */
-		rc = gnuplot_render(dir, name, 0, 0, &gerr);
+		/* shown two by two (compare_render.c): drawn at that size */
+		rc = gnuplot_render(dir, name, GP_HALF_WIDTH, GP_HALF_HEIGHT,
+				    &gerr);
 		if (rc == -ENOENT || rc == GNUPLOT_EDRAW) {
 			note(p, "%s not drawn: %s", name, gerr.msg);
 			rc = 0;

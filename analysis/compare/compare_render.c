@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analysis/common/html_page.h"
+#include "analysis/common/pagelink.h"
 #include "analysis/compare/compare_plots.h"
 
 /* ------------------------------------------------------------------ */
@@ -553,6 +554,39 @@ int compare_render_md(FILE *f, const struct cdoc *d)
 /* ------------------------------------------------------------------ */
 /* HTML                                                                */
 
+/* The class a mark adds to its cell (html_page.c styles them). */
+static const char *const mark_class[] = {
+	[CDOC_MARK_NONE] = "",
+	[CDOC_MARK_BETTER] = " better",
+	[CDOC_MARK_WORSE] = " worse",
+};
+
+/* A cell's links ("TEXT\tPATH\n" lines), after its text. */
+static void html_links(FILE *f, const char *links)
+{
+	const char *p = links;
+
+	if (!p)
+		return;
+	fputs(" <span class=\"runs\">", f);
+	while (*p) {
+		size_t tl = strcspn(p, "\t"), pl;
+
+		if (!p[tl])
+			break;
+		pl = strcspn(p + tl + 1, "\n");
+		fputs(p == links ? "<a href=\"" : " <a href=\"", f);
+		pagelink_href_len(f, p + tl + 1, pl);
+		fputs("\">", f);
+		html_page_escape_len(f, p, tl);
+		fputs("</a>", f);
+		p += tl + 1 + pl;
+		if (*p)
+			p++;
+	}
+	fputs("</span>", f);
+}
+
 static void html_table(FILE *f, const struct cdoc_table *t)
 {
 	size_t c, r;
@@ -601,10 +635,11 @@ static void html_table(FILE *f, const struct cdoc_table *t)
 		for (c = 0; c < t->ncols; c++) {
 			if (t->attach[c])
 				continue;
-			fputs(t->right[c] ? "<td class=\"n\">"
-					  : "<td class=\"l\">",
-			      f);
+			fprintf(f, "<td class=\"%s%s\">",
+				t->right[c] ? "n" : "l",
+				mark_class[(int)t->marks[r * t->ncols + c]]);
 			cell_joined(f, t, r, c, html_page_escape);
+			html_links(f, t->links[r * t->ncols + c]);
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);

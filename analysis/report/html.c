@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/common/pagelink.h"
 #include "analysis/report/devices.h"
 #include "analysis/report/fidelity.h"
 #include "analysis/report/html_ctx.h"
@@ -75,6 +76,16 @@ static void section_head(struct html_ctx *c)
 	      "<a href=\"#evidence\">System evidence</a>"
 	      "<a href=\"#metadata\">Metadata</a></nav>\n",
 	      f);
+	if (c->in->compare_link) {
+		/* back to the experiment's scores (docs/report.md) */
+		fputs("<p class=\"sub\">Compared with the other runs in "
+		      "<a class=\"compare\" href=\"",
+		      f);
+		pagelink_href(f, c->in->compare_link);
+		fputs("\">", f);
+		html_page_escape(f, c->in->compare_link);
+		fputs("</a></p>\n", f);
+	}
 }
 
 /* The server counters of run.json's server_stats, as one row. */
@@ -588,11 +599,10 @@ static void section_plots(struct html_ctx *c)
 			if (!any)
 				fprintf(f, "<h3>%s</h3>\n", group_titles[g]);
 			any = true;
-			/* NOTPM full width, the rest two by two */
+			/* NOTPM full width, the rest two by two: each
+			   drawn at that size (plots.c) */
 			fprintf(f, "<figure%s><img src=\"plots/",
-				strcmp(e->name, "notpm") == 0
-					? ""
-					: " class=\"half\"");
+				e->wide ? "" : " class=\"half\"");
 			html_page_escape(f, e->name);
 			fputs(".png\" alt=\"", f);
 			html_page_escape(f, e->title);

@@ -33,6 +33,8 @@ struct html_input {
 	const struct plots_result *plots; /* what plots_make() drew */
 	const struct hostshare *host;	  /* sys/procstat.csv, or NULL */
 	const struct blockrun *blocks;	  /* a block run's blocks, or NULL */
+	const char *compare_link;	  /* link to the compare page, from
+					     run_dir (pagelink.h), or NULL */
 };
 
 /*

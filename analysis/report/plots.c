@@ -118,11 +118,13 @@ static bool close_ok(struct plot_ctx *c, struct atomic_file *af)
 }
 
 /*
- * Render name.gp and record the plot. gnuplot failing is a note (the plot
- * is left out); an image that could not be written stops the drawing.
+ * Render name.gp and record the plot, full page width when wide, else
+ * half of it (report.html shows it so: gnuplot.h says why the sizes
+ * matter). gnuplot failing is a note (the plot is left out); an image
+ * that could not be written stops the drawing.
  */
 static void render(struct plot_ctx *c, const char *name, const char *title,
-		   enum plot_group group)
+		   enum plot_group group, bool wide)
 {
 	struct plots_result *p = c->out;
 	struct plot_entry *e;
@@ -132,7 +134,8 @@ static void render(struct plot_ctx *c, const char *name, const char *title,
 	if (c->rc < 0)
 		return;
 	err_clear(&err);
-	rc = gnuplot_render(c->dir, name, 0, 0, &err);
+	rc = gnuplot_render(c->dir, name, wide ? GP_WIDTH : GP_HALF_WIDTH,
+			    wide ? GP_HEIGHT : GP_HALF_HEIGHT, &err);
 	if (rc == -ENOENT || rc == GNUPLOT_EDRAW) {
 		note(p, "%s", err.msg);
 		return;
@@ -150,6 +153,7 @@ static void render(struct plot_ctx *c, const char *name, const char *title,
 	snprintf(e->name, sizeof(e->name), "%s", name);
 	snprintf(e->title, sizeof(e->title), "%s", title);
 	e->group = group;
+	e->wide = wide;
 }
 
 /*
@@ -377,9 +381,10 @@ static void plot_notpm(struct plot_ctx *c)
 			 "transactions per minute");
 	fprintf(f, "set xrange [0:%.3f]\nset yrange [0:*]\n", x_end);
 	if (steal)
-		fputs("set y2label 'steal % of all CPU time'\n"
-		      "set y2range [0:*]\nset y2tics\nset ytics nomirror\n",
-		      f);
+		fprintf(f,
+			"set y2label 'steal %% of all CPU time' font ',%d'\n"
+			"set y2range [0:*]\nset y2tics\nset ytics nomirror\n",
+			GP_FONT_PT);
 	bmarks = block_marks(f, c->blocks, x_end);
 	window_marks(f, s, x_end);
 	ckpts = checkpoint_marks(f, s, x_end);
@@ -417,7 +422,7 @@ static void plot_notpm(struct plot_ctx *c)
 	fputc('\n', f);
 	if (close_ok(c, &af))
 		render(c, "notpm", notpm_title(ckpts, bmarks, steal),
-		       PLOT_WORKLOAD);
+		       PLOT_WORKLOAD, true);
 }
 
 static void plot_rt(struct plot_ctx *c, enum txn_type t)
@@ -474,7 +479,7 @@ static void plot_rt(struct plot_ctx *c, enum txn_type t)
 		return;
 	snprintf(title, sizeof(title), "%s response-time distribution",
 		 summary_type_title(t));
-	render(c, name, title, PLOT_WORKLOAD);
+	render(c, name, title, PLOT_WORKLOAD, false);
 }
 
 /* ---- system ---- */
@@ -527,7 +532,7 @@ static void plot_curves(struct plot_ctx *c, const char *name, const char *title,
 	fputc('\n', f);
 	if (!close_ok(c, &af) || drawn == 0)
 		return;
-	render(c, name, title, group);
+	render(c, name, title, group, false);
 }
 
 static void plot_vmstat(struct plot_ctx *c)
@@ -699,7 +704,7 @@ static void plot_iostat_metric(struct plot_ctx *c, const char *name,
 		}
 	fputc('\n', f);
 	if (close_ok(c, &af) && drawn)
-		render(c, name, title, PLOT_IOSTAT);
+		render(c, name, title, PLOT_IOSTAT, false);
 }
 
 static void plot_iostat(struct plot_ctx *c)

@@ -41,6 +41,8 @@ struct plot_entry {
 	char name[64];	       /* file name without extension, in plots/ */
 	char title[160];       /* caption */
 	enum plot_group group; /* report section */
+	bool wide;	       /* drawn for the page's full width, else
+				  for half of it (gnuplot.h) */
 };
 
 /* What plots_make() produced. */

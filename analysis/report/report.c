@@ -31,6 +31,7 @@
 #include "analysis/report/hostshare.h"
 #include "analysis/report/html.h"
 #include "analysis/report/mixcsv.h"
+#include "analysis/common/pagelink.h"
 #include "analysis/report/plots.h"
 #include "analysis/report/summary.h"
 #include "analysis/report/timeseries.h"
@@ -511,8 +512,11 @@ static int read_host(struct report_ctx *ctx, struct err *err)
 	return 0;
 }
 
-static int make_plots_and_html(struct report_ctx *ctx, struct err *err)
+static int make_plots_and_html(struct report_ctx *ctx,
+			       const struct report_options *opt,
+			       struct err *err)
 {
+	char compare_link[PATH_MAX] = "";
 	struct plots_result pr;
 	struct html_input in;
 	int rc;
@@ -529,6 +533,14 @@ static int make_plots_and_html(struct report_ctx *ctx, struct err *err)
 	in.meta = ctx->meta;
 	in.run = ctx->run;
 	in.plots = &pr;
+	/* docs/report.md, "The link to the comparison" */
+	if (opt->compare_page)
+		pagelink_make(ctx->dir, opt->compare_page, compare_link,
+			      sizeof(compare_link));
+	else
+		pagelink_find_up(ctx->dir, "compare.html", PAGELINK_UP_MAX,
+				 compare_link, sizeof(compare_link));
+	in.compare_link = compare_link[0] ? compare_link : NULL;
 	return html_write_report(&in, err);
 }
 
@@ -603,7 +615,7 @@ int report_summarize(const char *run_dir, const struct report_options *opt,
 		rc = write_atomic(run_dir, "summary.txt", fill_summary_txt,
 				  &ctx, err);
 	if (rc == 0 && opt->plots)
-		rc = make_plots_and_html(&ctx, err);
+		rc = make_plots_and_html(&ctx, opt, err);
 	/* summary.json last: its presence marks a complete run directory */
 	if (rc == 0)
 		rc = write_atomic(run_dir, "summary.json", fill_summary_json,

@@ -13,10 +13,14 @@
 
 /* Which part of a run to summarise and what to produce. */
 struct report_options {
-	double ramp_up_s;    /* window start; < 0: the run's ramp-up
+	double ramp_up_s;	  /* window start; < 0: the run's ramp-up
 				  from run.json */
-	double window_end_s; /* window end; < 0: the end of the run */
-	bool plots;	     /* also gnuplot plots and report.html */
+	double window_end_s;	  /* window end; < 0: the end of the run */
+	bool plots;		  /* also gnuplot plots and report.html */
+	const char *compare_page; /* report.html links this compare page
+				     (it may not exist yet); NULL: the
+				     nearest compare.html found above the
+				     run directory, if any */
 };
 
 /*

@@ -325,6 +325,7 @@ int cmd_compare(int argc, char **argv)
 	in = (struct cout_input){.rs = &rs,
 				 .t = &t,
 				 .ev = &ev,
+				 .out_dir = out_dir,
 				 .metric = metric_names[metric],
 				 .cmp = &cmp,
 				 .baseline_given = baseline_opt != NULL};
@@ -340,7 +341,7 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		}
 		if (plots.why_not[0])
-			log_warn("compare: no plots: %s", plots.why_not);
+			log_warn("compare: no plots drawn: %s", plots.why_not);
 		snprintf(plots_path, sizeof(plots_path), "%s/%s", out_dir,
 			 CPLOT_DIR);
 		in.plots = &plots;

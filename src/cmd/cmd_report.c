@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/common/gnuplot.h"
 #include "analysis/report/report.h"
 #include "src/cmd/cmd.h"
 #include "src/base/log.h"
@@ -89,6 +90,7 @@ int cmd_report(int argc, char **argv)
 	double ramp_up_s = -1;
 	const char *window = NULL;
 	bool no_plots = false;
+	const char *compare_page = NULL;
 	const struct opt_def opts[] = {
 		{"ramp-up", 0, OPT_DOUBLE, &ramp_up_s, "S",
 		 "start the window S seconds after the start of the run "
@@ -101,6 +103,11 @@ int cmd_report(int argc, char **argv)
 		{"no-plots", 0, OPT_FLAG, &no_plots, NULL,
 		 "write summary and time series only: no plots/, no "
 		 "report.html",
+		 0, 0, NULL, false},
+		{"compare-page", 0, OPT_STRING, &compare_page, "PATH",
+		 "report.html links to the compare page PATH, which may be "
+		 "made later (default: the nearest compare.html up to 3 "
+		 "directories above DIR)",
 		 0, 0, NULL, false},
 	};
 	const struct opt_cmd cmd = {
@@ -117,6 +124,7 @@ int cmd_report(int argc, char **argv)
 		.max_args = 1,
 	};
 	struct report_options ro;
+	char why[256];
 	struct err err;
 	int first, rc;
 
@@ -131,6 +139,11 @@ int cmd_report(int argc, char **argv)
 	ro.ramp_up_s = ramp_up_s;
 	ro.window_end_s = -1;
 	ro.plots = !no_plots;
+	ro.compare_page = compare_page;
+	if (compare_page && !compare_page[0]) {
+		log_error("option --compare-page: empty path");
+		return EXIT_BAD_USAGE;
+	}
 	if (window) {
 		if (ramp_up_s >= 0) {
 			log_error("report: give --ramp-up or --window, not "
@@ -148,5 +161,8 @@ int cmd_report(int argc, char **argv)
 		log_error("%s", err.msg[0] ? err.msg : strerror(-rc));
 		return exit_status(rc);
 	}
+	/* the page says it too; here for whoever reads only the terminal */
+	if (ro.plots && !gnuplot_available(why, sizeof(why)))
+		log_warn("report: no plots drawn: %s", why);
 	return print_file(argv[first], "summary.txt");
 }

@@ -337,6 +337,50 @@ static void test_html(void **state)
 }
 
 /*
+ * Marks and links: HTML gives a marked cell its class and puts a cell's
+ * links after its text, paths percent-encoded; text and Markdown show
+ * neither.
+ */
+static void test_marks_links(void **state)
+{
+	struct cdoc d = {0};
+	struct cdoc_table *t;
+	char *out;
+
+	(void)state;
+	score_like(&d);
+	t = d.v[0].table;
+	compare_doc_mark(t, 1, 1, CDOC_MARK_BETTER);
+	compare_doc_mark(t, 0, 1, CDOC_MARK_WORSE);
+	compare_doc_mark(t, 0, 1, CDOC_MARK_NONE);
+	compare_doc_mark(t, SIZE_MAX, 1, CDOC_MARK_WORSE);
+	compare_doc_link(&d, t, 1, 1, "run-1", "p/run-1/report.html");
+	compare_doc_link(&d, t, 1, 1, "run <2>", "p/run 2#/report.html");
+	compare_doc_link(&d, t, SIZE_MAX, 1, "x", "y");
+	assert_false(d.oom);
+	assert_string_equal(t->links[1 * t->ncols + 1],
+			    "run-1\tp/run-1/report.html\n"
+			    "run <2>\tp/run 2#/report.html\n");
+	out = render(compare_render_html, &d);
+	assert_non_null(strstr(
+		out, "<td class=\"n better\">104.26 <span class=\"runs\">"
+		     "<a href=\"p/run-1/report.html\">run-1</a> "
+		     "<a href=\"p/run%202%23/report.html\">run &lt;2&gt;</a>"
+		     "</span></td>"));
+	/* a mark set back to none leaves the cell plain */
+	assert_non_null(strstr(out, "<td class=\"n\">100.00</td>"));
+	assert_null(strstr(out, "class=\"n worse\""));
+	free(out);
+	out = render(compare_render_md, &d);
+	assert_null(strstr(out, "report.html"));
+	free(out);
+	out = render(compare_render_text, &d);
+	assert_null(strstr(out, "report.html"));
+	free(out);
+	compare_doc_free(&d);
+}
+
+/*
  * Three groups of 3 columns of 10 characters: 10 + 3 x 36 columns side by
  * side is wider than 78, so the text comes in parts of whole groups, each
  * repeating the label and the trailing mark; every line fits.
@@ -432,6 +476,7 @@ int main(void)
 		cmocka_unit_test(test_text_wide_group),
 		cmocka_unit_test(test_markdown),
 		cmocka_unit_test(test_html),
+		cmocka_unit_test(test_marks_links),
 		cmocka_unit_test(test_text_split),
 		cmocka_unit_test(test_mail_ascii),
 		cmocka_unit_test(test_file_names),
