@@ -125,7 +125,8 @@ plan_fs() {
 # need).
 plan_need() {
 	local fs key
-	fs=$(plan_fs "$1" "$2") || fs="? unknown filesystem of $2"
+	# -1: df could not tell; no refusal on a guess.
+	fs=$(plan_fs "$1" "$2") || fs="-1 the filesystem of $2"
 	key=${fs#* }
 	plan_free[$key]=${fs%% *}
 	plan_need_bytes[$key]=$((${plan_need_bytes[$key]:-0} + $3))
@@ -257,7 +258,7 @@ plan_disk() {
 plan_short() {
 	local key
 	for key in "${!plan_need_bytes[@]}"; do
-		((plan_need_bytes[$key] <= plan_free[$key])) || echo "$key"
+		((plan_free[$key] < 0 || plan_need_bytes[$key] <= plan_free[$key])) || echo "$key"
 	done
 }
 
@@ -357,7 +358,7 @@ plan_print() {
 # plan_print_costs: the time and disk estimates, their basis, and the
 # free space found.
 plan_print_costs() {
-	local key config short
+	local key config short free
 	echo "time:            about $(plan_duration "${plan[total_s]}") (${plan[total_s]} s${cfg[resolve]:+, at most})"
 	echo "  ${plan[n_total]} runs x ${plan[run_s]} s: ${plan[run_len]} s ramp-up and measured, ${plan[around_s]} s around it (copy, pre-warm, CHECKPOINT, hooks, report)"
 	((plan[loads] == 0)) ||
@@ -378,7 +379,9 @@ plan_print_costs() {
 	echo "free space:"
 	short=$(plan_short)
 	for key in "${!plan_need_bytes[@]}"; do
-		printf '  %s: %s free, needs about %s (%s)%s\n' "$key" "$(plan_size "${plan_free[$key]}")" \
+		free="$(plan_size "${plan_free[$key]}") free"
+		((plan_free[$key] >= 0)) || free="free space unknown (df failed)"
+		printf '  %s: %s, needs about %s (%s)%s\n' "$key" "$free" \
 			"$(plan_size "${plan_need_bytes[$key]}")" "${plan_need_what[$key]}" \
 			"$([[ $'\n'$short$'\n' != *$'\n'"$key"$'\n'* ]] || echo ': SHORT')"
 	done
