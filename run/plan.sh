@@ -56,12 +56,17 @@ readonly PLAN_CLUSTER_S=10 PLAN_AROUND_RUN_S=30 PLAN_COMPARE_S=10
 #   n_total     runs in all: the n of "run k of n" (less with --resolve
 #               once a configuration stops early)
 #   run_len     seconds of one run: ramp-up + duration
+#   around_s    seconds around one run (hooks, copy, report, ...)
 #   run_s       seconds of one run with all around it
 #   load_s      seconds of a configuration's cluster and load
 #   loads       configurations with a load of ours (0 with --conninfo)
 #   total_s     seconds of the experiment
-#   db          bytes of the database; tx: transactions a second
+#   db          bytes of the database; tx: transactions a second, and
+#               tx_basis what that rests on
 #   results, work  the directories, absolute
+# plan_disk adds, in bytes: run_dir (one run directory), and with a
+# cluster of ours data (the template and its copy), wal, cluster (all
+# of one cluster), have.CONFIG (what CONFIG's kept cluster takes now).
 # And while a real run goes (plan_start ...): start (epoch s), k (runs
 # started), loads_left, last (the start of the run before, "" after a
 # load), timed_s and timed_n (the measured lengths of the runs so far).
