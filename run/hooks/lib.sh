@@ -126,13 +126,46 @@ hook_on_exit()
 	exit 0
 }
 
+# hook_usage SCRIPT NAME: the --help of hook NAME on stdout: its calling
+# protocol, then the comment at the top of SCRIPT (what it samples and
+# where), which is its description: one text, not two to keep in step.
+hook_usage()
+{
+	printf 'Usage: run/hooks/%s start|stop DIR\n\n' "$2"
+	# The comment block after the #! line, its "# " taken off.
+	awk 'NR == 1 { next } !/^#/ { exit } /SPDX|^# *shellcheck/ { next }
+		{ sub(/^# ?/, ""); if (!on && $0 == "") next; on = 1; print }' "$1"
+	cat <<'EOF'
+
+A hook is called by run/hooks/run-all (run/oltpmark-run) around the
+measured interval. It always exits 0, missing evidence said in
+DIR/NAME.skipped or DIR/NAME.err; 2 on bad usage. The files it writes
+and the environment it reads: docs/hooks.md and docs/hook-formats.md.
+EOF
+}
+
 # hook_init NAME ACTION DIR: parse the arguments, create DIR, install the
 # traps. On start, clears what an earlier attempt in the same DIR left.
 # On stop of a hook that was skipped at start, ends the hook at once.
+# --help anywhere prints the usage and exits 0 before anything is made;
+# any other word starting with - is a bad option (the caller passes an
+# absolute DIR), exit 2 with one line.
 hook_init()
 {
+	local arg
+
 	HOOK_NAME=$1
 	shift
+	for arg in "$@"; do
+		case $arg in
+		--help) hook_usage "${BASH_SOURCE[1]}" "$HOOK_NAME"; exit 0 ;;
+		-*)
+			printf '%s: unknown option %s (usage: %s start|stop DIR; --help)\n' \
+				"$HOOK_NAME" "$arg" "$HOOK_NAME" >&2
+			exit 2
+			;;
+		esac
+	done
 	if (($# != 2)) || [[ $1 != start && $1 != stop ]] || [[ -z $2 ]]; then
 		# The one non-zero exit: a caller bug, not missing evidence.
 		printf 'usage: %s start|stop DIR\n' "$HOOK_NAME" >&2

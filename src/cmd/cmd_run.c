@@ -648,16 +648,20 @@ static bool run_simulated(const struct run_opts *o)
 static void on_progress(void *ctx, const struct run_progress *p)
 {
 	const struct run_opts *o = ctx;
-	char p90[32];
+	char p90[32], done[48];
 
 	if (p->new_order_p90_ms >= 0)
 		snprintf(p90, sizeof(p90), "%.1f ms", p->new_order_p90_ms);
 	else
 		snprintf(p90, sizeof(p90), "-");
+	/* Seconds done of the run's whole length (ramp-up included), so
+	 * that a line says how far the run has come. */
+	snprintf(done, sizeof(done), "%.0f/%d", p->elapsed_s,
+		 o->ramp_up_s + o->duration_s);
 	log_info(
-		"run: %5.0f s  %sNOTPM %8.0f  TPM %8.0f  NO p90 %s  errors %llu (total %llu)%s",
-		p->elapsed_s, run_simulated(o) ? "simulated " : "", p->notpm,
-		p->tpm, p90, (unsigned long long)p->errors,
+		"run: %9s s  %sNOTPM %8.0f  TPM %8.0f  NO p90 %s  errors %llu (total %llu)%s",
+		done, run_simulated(o) ? "simulated " : "", p->notpm, p->tpm,
+		p90, (unsigned long long)p->errors,
 		(unsigned long long)p->errors_total,
 		p->ramp_up ? "  (ramp-up)" : "");
 }

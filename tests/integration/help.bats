@@ -6,9 +6,10 @@
 # directory it is run from (run/demo --help once ran the whole demo, and
 # run/pg init --help made a cluster named --help). --help exits 0 with the
 # usage on stdout; an unknown option exits 2 with one line on stderr. The
-# hooks and variants are called by run/oltpmark-run with a fixed protocol
-# (start|stop DIR, apply|restore): for them --help is a usage error, exit
-# 2, and must not do anything either. No database is needed.
+# hooks and variants too, though run/oltpmark-run calls them with a fixed
+# protocol (start|stop DIR, apply|restore): --help tells a person what
+# one does and how it is called, and a hook given --help once made a
+# directory named --help. No database is needed.
 
 # $stderr and $stderr_lines are set by bats' `run --separate-stderr`.
 # shellcheck disable=SC2154
@@ -93,15 +94,31 @@ bats_require_minimum_version 1.5.0
 	done
 }
 
-@test "hooks and variants: --help is a usage error and does nothing" {
+@test "hooks and variants: --help and a bad option leave nothing" {
+	local n=0
 	for s in "$REPO"/run/hooks/* "$REPO"/run/variants/*; do
 		[[ -x $s ]] || continue # run/hooks/lib.sh is sourced
-		quiet_run "$s" --help
-		if [[ $status -ne 2 || -z $stderr ]]; then
-			echo "$s --help: status $status, stderr '$stderr'" >&2
-			false
-		fi
+		assert_help "$s"
+		assert_bad_option "$s"
+		n=$((n + 1))
 	done
+	((n >= 20)) # every hook and variant was tried
+	# --help after the protocol's words, where a DIR would go: still
+	# help, no directory named --help
+	assert_help "$REPO/run/hooks/vmstat" start
+	assert_help "$REPO/run/variants/sysctl" vm.swappiness=10 apply
+	assert_help "$REPO/run/variants/cpu-quota" 50 apply
+	# a hook's help is its calling protocol and its own description
+	quiet_run "$REPO/run/hooks/vmstat" --help
+	[[ ${lines[0]} == "Usage: run/hooks/vmstat start|stop DIR" ]]
+	[[ $output == *"vmstat.txt"* ]]
+	# a bad word in a variant's protocol is one line too
+	quiet_run "$REPO/run/variants/iosched-bfq" frobnicate
+	[ "$status" -eq 2 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	quiet_run "$REPO/run/variants/cpu-quota" 500 apply
+	[ "$status" -eq 2 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
 }
 
 @test "-h is not help: psql's host is refused loudly, not a silent exit 0" {

@@ -5,8 +5,9 @@
 # ./configure --prefix would set it, without reconfiguring the tree): the
 # installed oltpmark answers, its man page is found by man -M, the
 # installed oltpmark-run finds the installed binary (it once looked for
-# PREFIX/share/oltpmark/oltpmark and stopped), bash completion completes
-# both, and the docs and LICENSE are there. No database is needed.
+# PREFIX/share/oltpmark/oltpmark and stopped) and prints its plan
+# (--dry-run), bash completion completes both, and the docs and LICENSE
+# are there. No database is needed.
 
 # $stderr is set by bats' `run --separate-stderr`.
 # shellcheck disable=SC2154
@@ -88,10 +89,19 @@ setup() {
 	run --separate-stderr "$P/share/oltpmark/run/oltpmark-run" --label 'bad/label'
 	[[ $stderr != *"no oltpmark binary"* ]]
 	[ "$status" -eq 2 ]
-	if oltpmark-run --help | grep -q -- '--dry-run'; then
-		run oltpmark-run --dry-run --results "$BATS_TEST_TMPDIR/plan"
-		[ "$status" -eq 0 ]
-	fi
+	# the installed one plans: its hooks and variants found beside it,
+	# nothing made
+	run --separate-stderr oltpmark-run --dry-run --label inst \
+		--variant "aa=$P/share/oltpmark/run/variants/none" \
+		--results "$BATS_TEST_TMPDIR/plan"
+	echo "$output$stderr"
+	[ "$status" -eq 0 ]
+	[[ ${lines[0]} == "Plan of run/oltpmark-run"* ]]
+	grep -qx 'labels: *inst, inst+aa' <<<"$output"
+	grep -q '^hooks: *sysinfo,vmstat' <<<"$output"
+	grep -qE '^time: +about ' <<<"$output"
+	grep -q '^free space:' <<<"$output"
+	[ ! -e "$BATS_TEST_TMPDIR/plan" ]
 }
 
 @test "bash completion: subcommands, options and choices of both commands" {
@@ -109,6 +119,8 @@ setup() {
 	[ "$(complete_words oltpmark run --keying)" = --keying-think ]
 	[ "$(complete_words oltpmark run --driver "")" = "pgsql null iosim" ]
 	[ "$(complete_words oltpmark-run --des)" = --design ]
+	[ "$(complete_words oltpmark-run --dry)" = --dry-run ]
+	[ "$(complete_words oltpmark-run --no-sp)" = --no-space-check ]
 	[ "$(complete_words oltpmark-run --design "")" = "runs blocks" ]
 }
 
