@@ -105,6 +105,12 @@ om_write_file() {
 	cat >"$1"
 }
 
+# om_write_private FILE: write stdin to FILE, readable by its owner only
+# (a password file).
+om_write_private() {
+	(umask 077 && rm -f -- "$1" && cat >"$1")
+}
+
 # om_hook_path NAME [DIR]: the hook NAME where run/hooks/run-all finds it,
 # run/hooks/NAME, else DIR/NAME (--hooks-dir); fails unless it is an
 # executable file.

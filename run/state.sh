@@ -303,7 +303,7 @@ recover_state() {
 		if ! why=$(on_sut om_script_trusted "${words[0]}"); then
 			om_warn "recover: variant $variant_name not restored: $why"
 			left=1
-		elif OLTPMARK_VARIANT_STATE_DIR=${cfg[results]}/.variant-state OLTPMARK_PGDATA=$pgdata \
+		elif OLTPMARK_VARIANT_STATE_DIR=${cfg[sut_var]}/.variant-state OLTPMARK_PGDATA=$pgdata \
 			on_sut "${words[@]}" restore; then
 			om_log "recover: restored variant $variant_name ($variant_script restore)"
 		else
@@ -403,11 +403,12 @@ cleanup() {
 	fi
 	if [[ -n ${state[file]} ]]; then
 		if ((left)); then
-			om_warn "kept ${state[file]}: run/oltpmark-run --recover --results ${cfg[results]} tries again"
+			om_warn "kept ${state[file]}: run/oltpmark-run --recover --results ${cfg[results]}${cfg[sut]:+ --sut ${cfg[sut]} --sut-dir ${cfg[sut_dir]}} tries again"
 		else
 			rm -f -- "${state[file]}"
 		fi
 	fi
+	sut_close
 	exit "$status"
 }
 
