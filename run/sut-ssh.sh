@@ -54,6 +54,11 @@ done
 exit $bad
 '
 
+# The guard's "PID START_TIME" on the SUT and the descriptor of its
+# input here (sut_guard_start).
+OM_SUT_GUARD=""
+OM_SUT_GUARD_FD=""
+
 # sut_quote WORD: WORD quoted for any POSIX shell (the remote one).
 sut_quote() {
 	printf "'%s'" "${1//\'/\'\\\'\'}"
@@ -126,7 +131,52 @@ sut_preflight() {
 sut_close() {
 	local -a argv
 	[[ -n $OM_SUT_HOST && -d $OM_SUT_CTL ]] || return 0
+	sut_guard_stop
 	sut_ssh_base argv
 	"${argv[@]:0:${#argv[@]}-1}" -O exit "$OM_SUT_HOST" >/dev/null 2>&1 || true
 	rm -rf -- "$OM_SUT_CTL"
+}
+
+# sut_guard_start VARDIR: start the guard (om_sut_guard of run/lib.sh)
+# on the SUT, in a session of its own here (Ctrl-C is for
+# run/oltpmark-run, which undoes what it did itself), holding its stdin:
+# when it ends, or the connection is lost, the guard undoes on the SUT
+# what VARDIR's state file lists. When the guard's ssh ends before
+# sut_guard_stop, the connection was lost: SIGTERM to this script, whose
+# trap ends the run (marked partial) and reports it (sut_lost).
+# OM_SUT_GUARD: the guard's "PID START_TIME" on the SUT, the owner of
+# the state file kept there.
+sut_guard_start() {
+	local -a argv
+	local i me=$$ ctl=$OM_SUT_CTL
+	sut_ssh_argv argv om_sut_guard "$1"
+	exec {OM_SUT_GUARD_FD}> >(
+		trap '' INT
+		setsid -w "${argv[@]}" >"$ctl/guard.out" 2>"$ctl/guard.err" || true
+		if [[ ! -e $ctl/closing ]]; then
+			: >"$ctl/lost"
+			kill -TERM "$me" 2>/dev/null
+		fi
+	)
+	for ((i = 0; i < 300; i++)); do
+		read -r OM_SUT_GUARD 2>/dev/null <"$ctl/guard.out" && break
+		[[ ! -e $ctl/lost ]] || break
+		sleep 0.1
+	done
+	[[ $OM_SUT_GUARD =~ ^[0-9]+\ [0-9]+$ ]] ||
+		om_die "--sut $OM_SUT_HOST: the guard did not start there ($(tail -n 1 "$ctl/guard.err" 2>/dev/null))"
+}
+
+# sut_guard_stop: end the guard's input: the experiment is over (what
+# the state file kept on the SUT still lists, the guard undoes).
+sut_guard_stop() {
+	[[ -n ${OM_SUT_GUARD_FD:-} ]] || return 0
+	: >"$OM_SUT_CTL/closing"
+	exec {OM_SUT_GUARD_FD}>&-
+	OM_SUT_GUARD_FD=""
+}
+
+# sut_lost: whether the guard's connection was lost.
+sut_lost() {
+	[[ -n $OM_SUT_HOST && -e $OM_SUT_CTL/lost ]]
 }

@@ -91,7 +91,7 @@ sut_read() {
 # its files back.
 sut_path() {
 	if [[ -n $OM_SUT_HOST ]]; then
-		echo "$OM_SUT_TREE/var/runs/$2"
+		echo "$OM_SUT_TREE/var/runs/${2//\//_}"
 	else
 		echo "$1"
 	fi
