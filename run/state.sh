@@ -314,7 +314,11 @@ recover_state() {
 	if ((same_boot)) && recover_alive "$owner" "$owner_stime"; then
 		om_die "${cfg[results]} is in use by run/oltpmark-run PID $owner (its $file); wait for it or stop it (Ctrl-C, kill $owner)"
 	fi
-	om_log "recover: $file was left by run/oltpmark-run PID $owner, which no longer runs; undoing what it recorded"
+	if [[ $owner == 0 ]]; then
+		om_log "recover: $file was left by run/oltpmark-run --sut on another host, whose connection ended; undoing what it recorded"
+	else
+		om_log "recover: $file was left by run/oltpmark-run PID $owner, which no longer runs; undoing what it recorded"
+	fi
 	((same_boot)) || om_log "recover: the machine has rebooted since: its processes and cgroups are gone"
 	if ((same_boot)) && [[ -n $child ]]; then
 		recover_stop_child "$child" "$child_stime"

@@ -42,7 +42,7 @@ sshd_start() {
 # never the commands they run: the connection is lost, as when the SUT's
 # network goes. SIGKILL: nothing of theirs says goodbye.
 sshd_kill() {
-	local top p ppid exe
+	local top p ppid exe f line
 	local -a pids=() queue
 	top=$(<"$SSH_DIR/sshd.pid")
 	queue=("$top")
@@ -51,7 +51,10 @@ sshd_kill() {
 		queue=("${queue[@]:1}")
 		pids+=("$p")
 		for f in /proc/[0-9]*/stat; do
-			ppid=$(awk '{ sub(/.*\) /, ""); print $2 }' "$f" 2>/dev/null) || continue
+			# builtins only: a scan with a fork per process is slow
+			{ read -r line <"$f"; } 2>/dev/null || continue
+			line=${line##*) }
+			read -r _ ppid _ <<<"$line"
 			[[ $ppid == "$p" ]] || continue
 			f=${f%/stat}
 			exe=$(readlink "$f/exe" 2>/dev/null) || continue
@@ -289,7 +292,7 @@ sut_postmasters() {
 	cat "$out"
 	[ "$status" -eq 1 ]
 	grep -q "lost the ssh connection to sut" "$out"
-	[ "$(json_eval "$SUT_TMP/lost/lost/cached/run-1/meta.json" 'd["partial"]')" = True ]
+	[ "$(json_eval "$SUT_TMP/lost/lost/cached/run-1/run.json" 'd["partial"]')" = True ]
 	# the guard on the SUT put it back by itself
 	wait_for 120 test ! -e "$SUT_TREE/var/.oltpmark-run.state"
 	[ -z "$(sut_postmasters)" ]
