@@ -34,6 +34,8 @@ free_port() {
 sshd_start() {
 	/usr/sbin/sshd -D -f "$SSH_DIR/sshd_config" -E "$SSH_DIR/sshd.log" &
 	echo $! >"$SSH_DIR/sshd.pid"
+	# killed on purpose by one test: no job message from bats
+	disown
 	wait_for 30 ssh -F "$SSH_DIR/ssh_config" sut true
 }
 
