@@ -40,7 +40,8 @@ UNIT_BINS := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SOURCES))
 BENCH_SOURCES := $(sort $(wildcard tests/bench/bench_*.c))
 BENCH_BINS := $(patsubst tests/bench/%.c,build/bench/%,$(BENCH_SOURCES))
 SHELL_SCRIPTS := configure run/pg run/oltpmark-run run/lib.sh run/demo \
-	run/state.sh run/devices.sh run/plan.sh run/sut.sh run/sut-exec \
+	run/state.sh run/devices.sh run/plan.sh run/sut.sh run/sut-ssh.sh \
+	run/sut-run.sh run/sut-exec \
 	run/install-deps run/array contrib/oltpmark-run \
 	contrib/bash-completion/oltpmark \
 	$(wildcard run/hooks/*) $(wildcard run/variants/*) \

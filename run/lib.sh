@@ -105,6 +105,12 @@ om_write_file() {
 	cat >"$1"
 }
 
+# om_write_private FILE: write stdin to FILE, readable by its owner only
+# (a password file).
+om_write_private() {
+	(umask 077 && rm -f -- "$1" && cat >"$1")
+}
+
 # om_hook_path NAME [DIR]: the hook NAME where run/hooks/run-all finds it,
 # run/hooks/NAME, else DIR/NAME (--hooks-dir); fails unless it is an
 # executable file.
@@ -405,4 +411,26 @@ om_cgroup_path() {
 	local root
 	root=$(om_cgroup_memory_root) || return 1
 	echo "${root%% *} ${root#* }/$1"
+}
+
+# om_sut_guard VARDIR: the far end of run/sut-ssh.sh's guard, on the SUT
+# (run/oltpmark-run --sut): prints its PID and start time, then waits
+# for the end of its stdin, which comes when the experiment is over or
+# when the ssh connection to it is lost (or its run/oltpmark-run was
+# killed). Then, when VARDIR still holds the state file (what is done
+# on the SUT and not yet undone), it undoes that there by itself, with
+# run/oltpmark-run --recover of this tree, so that the SUT is put back
+# without the connection. Its output goes to VARDIR/guard.log.
+om_sut_guard() {
+	local dir=$1 line
+	local state=$dir/.oltpmark-run.state
+	trap '' HUP PIPE INT TERM
+	echo "$$ $(om_proc_stime $$)"
+	exec >>"$dir/guard.log" 2>&1
+	while IFS= read -r line; do :; done
+	[[ -e $state ]] || return 0
+	om_log "guard: the experiment's connection ended with $state left: recovering on this host"
+	# The state file names this guard as its owner: no longer in use.
+	sed -i "s/^owner\t.*/owner\t0\t0/" "$state"
+	"$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/oltpmark-run" --recover --results "$dir"
 }

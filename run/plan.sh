@@ -210,7 +210,13 @@ plan_compute() {
 	plan[run_s]=$((plan[run_len] + plan[around_s]))
 	plan[total_s]=$((plan[n_total] * plan[run_s] + plan[loads] * plan[load_s] + PLAN_COMPARE_S))
 	plan[results]=$(realpath -m -- "${cfg[results]}")
-	plan[work]=${cfg[work]:-${plan[results]}/.clusters}
+	# The clusters go where make_dirs puts them: under the results, or
+	# under --sut-dir/var on a SUT of its own.
+	if [[ -n ${cfg[sut]:-} ]]; then
+		plan[work]=${cfg[work]:-${cfg[sut_dir]}/var/.clusters}
+	else
+		plan[work]=${cfg[work]:-${plan[results]}/.clusters}
+	fi
 	plan[work]=$(on_sut realpath -m -- "${plan[work]}")
 }
 

@@ -61,6 +61,7 @@ state_add() {
 #   boot     BOOT_ID               the SUT's: no server or cgroup of ours
 #                                  survives its reboot
 #   results  DIR
+#   sut      HOST DIR              --sut, --sut-dir (not in the SUT's copy)
 #   pgdata   DIR                   the data directory variants act on
 #   hooks_path DIR                 --hooks-dir
 #   child    PID START_TIME        the oltpmark process we wait for
@@ -76,40 +77,57 @@ state_add() {
 # that could not be recorded could not be undone after a kill. During
 # cleanup it is only a warning.
 state_save() {
-	local f=${state[file]} line
-	local -a items
+	local f=${state[file]} sut_copy
 	[[ -n $f ]] || return 0
 	[[ -n ${state[boot]} ]] || state[boot]=$(on_sut om_boot_id) || true
 	if ! (
 		umask 077
-		{
-			printf 'format\t%s\n' "$STATE_FORMAT"
-			printf 'owner\t%s\t%s\n' "$$" "${state[owner_stime]}"
-			printf 'boot\t%s\n' "${state[boot]}"
-			printf 'results\t%s\n' "${cfg[results]}"
-			[[ -z ${OLTPMARK_PGDATA:-} ]] || printf 'pgdata\t%s\n' "$OLTPMARK_PGDATA"
-			[[ -z ${cfg[hooks_path]} ]] || printf 'hooks_path\t%s\n' "${cfg[hooks_path]}"
-			[[ -z ${state[child]} ]] ||
-				printf 'child\t%s\t%s\n' "${state[child]}" "${state[child_stime]}"
-			[[ -z ${state[hooks_dir]} ]] ||
-				printf 'hooks\t%s\t%s\n' "${state[hooks_dir]}" "${state[hooks]}"
-			[[ -z ${state[variant]} ]] ||
-				printf 'variant\t%s\t%s\n' "${cfg[variant_name.${state[variant]}]}" \
-					"${cfg[variant_script.${state[variant]}]}"
-			state_list clusters items
-			for line in "${items[@]}"; do printf 'cluster\t%s\n' "$line"; done
-			state_list postmasters items
-			for line in "${items[@]}"; do printf 'postmaster\t%s\n' "$line"; done
-			state_list cgroups items
-			for line in "${items[@]}"; do printf 'cgroup\t%s\n' "$line"; done
-			state_list created items
-			for line in "${items[@]}"; do printf 'created\t%s\n' "$line"; done
-		} >"$f.tmp" && mv -f -- "$f.tmp" "$f"
+		state_text "$$ ${state[owner_stime]}" "${cfg[results]}" child >"$f.tmp" &&
+			mv -f -- "$f.tmp" "$f"
 	); then
 		rm -f -- "$f.tmp"
 		((state[cleaning])) && { om_warn "could not update $f"; return 0; }
 		om_die "cannot write $f: stopping before a change that could not be undone after a kill"
 	fi
+	# On a SUT of its own (--sut), a copy there, which its guard and
+	# --recover read: the guard is its owner, the results are DIR/var.
+	[[ -n ${cfg[sut]:-} && -n $OM_SUT_GUARD ]] || return 0
+	sut_copy=${cfg[sut_var]}/$STATE_NAME
+	if ! state_text "$OM_SUT_GUARD" "${cfg[sut_var]}" "" | on_sut om_write_private "$sut_copy.tmp" ||
+		! on_sut mv -f -- "$sut_copy.tmp" "$sut_copy"; then
+		((state[cleaning])) && { om_warn "could not update $sut_copy on ${cfg[sut]}"; return 0; }
+		om_die "cannot write $sut_copy on ${cfg[sut]}: stopping before a change that could not be undone after a kill"
+	fi
+}
+
+# state_text "OWNER_PID OWNER_STIME" RESULTS [child]: the state file's
+# records (state_save); with "child", the oltpmark process we wait for
+# (of this host: not in the SUT's copy).
+state_text() {
+	local line
+	local -a items
+	printf 'format\t%s\n' "$STATE_FORMAT"
+	printf 'owner\t%s\t%s\n' "${1% *}" "${1#* }"
+	printf 'boot\t%s\n' "${state[boot]}"
+	printf 'results\t%s\n' "$2"
+	[[ -z ${cfg[sut]:-} || $3 != child ]] || printf 'sut\t%s\t%s\n' "${cfg[sut]}" "${cfg[sut_dir]}"
+	[[ -z ${OLTPMARK_PGDATA:-} ]] || printf 'pgdata\t%s\n' "$OLTPMARK_PGDATA"
+	[[ -z ${cfg[hooks_path]} ]] || printf 'hooks_path\t%s\n' "${cfg[hooks_path]}"
+	[[ -z ${state[child]} || $3 != child ]] ||
+		printf 'child\t%s\t%s\n' "${state[child]}" "${state[child_stime]}"
+	[[ -z ${state[hooks_dir]} ]] ||
+		printf 'hooks\t%s\t%s\n' "${state[hooks_dir]}" "${state[hooks]}"
+	[[ -z ${state[variant]} ]] ||
+		printf 'variant\t%s\t%s\n' "${cfg[variant_name.${state[variant]}]}" \
+			"${cfg[variant_script.${state[variant]}]}"
+	state_list clusters items
+	for line in "${items[@]}"; do printf 'cluster\t%s\n' "$line"; done
+	state_list postmasters items
+	for line in "${items[@]}"; do printf 'postmaster\t%s\n' "$line"; done
+	state_list cgroups items
+	for line in "${items[@]}"; do printf 'cgroup\t%s\n' "$line"; done
+	state_list created items
+	for line in "${items[@]}"; do printf 'created\t%s\n' "$line"; done
 }
 
 # state_forget KEY VALUE: remove VALUE from the list state[KEY].
@@ -266,6 +284,7 @@ recover_state() {
 	local file=$1 key a b c why line left=0 same_boot=1
 	local owner="" owner_stime="" boot="" pgdata="" hooks_path="" child="" child_stime=""
 	local hooks_dir="" hook_list="" variant_name="" variant_script="" postmasters=""
+	local sut_host="" sut_dir="" variant_state=${cfg[sut_var]}/.variant-state
 	local -a clusters=() cgroups=() created=() hooks words
 	why=$(recover_trusted "$file") || om_die "not acting on $file: $why"
 	while IFS=$'\t' read -r key a b c; do
@@ -282,13 +301,24 @@ recover_state() {
 		postmaster) postmasters+=$a$'\t'$b$'\t'$c$'\n' ;;
 		cgroup) cgroups+=("$a") ;;
 		created) created+=("$a") ;;
+		sut) sut_host=$a sut_dir=$b ;;
 		esac
 	done <"$file"
+	# Of an experiment on a SUT of its own: over ssh, as it ran.
+	if [[ -n $sut_host && -z $OM_SUT_HOST ]]; then
+		sut_remote "$sut_host" "$sut_dir"
+		trap sut_close EXIT
+	fi
+	[[ -z $sut_host ]] || variant_state=$sut_dir/var/.variant-state
 	[[ $boot == "$(on_sut om_boot_id)" ]] || same_boot=0
 	if ((same_boot)) && recover_alive "$owner" "$owner_stime"; then
 		om_die "${cfg[results]} is in use by run/oltpmark-run PID $owner (its $file); wait for it or stop it (Ctrl-C, kill $owner)"
 	fi
-	om_log "recover: $file was left by run/oltpmark-run PID $owner, which no longer runs; undoing what it recorded"
+	if [[ $owner == 0 ]]; then
+		om_log "recover: $file was left by run/oltpmark-run --sut on another host, whose connection ended; undoing what it recorded"
+	else
+		om_log "recover: $file was left by run/oltpmark-run PID $owner, which no longer runs; undoing what it recorded"
+	fi
 	((same_boot)) || om_log "recover: the machine has rebooted since: its processes and cgroups are gone"
 	if ((same_boot)) && [[ -n $child ]]; then
 		recover_stop_child "$child" "$child_stime"
@@ -303,7 +333,7 @@ recover_state() {
 		if ! why=$(on_sut om_script_trusted "${words[0]}"); then
 			om_warn "recover: variant $variant_name not restored: $why"
 			left=1
-		elif OLTPMARK_VARIANT_STATE_DIR=${cfg[results]}/.variant-state OLTPMARK_PGDATA=$pgdata \
+		elif OLTPMARK_VARIANT_STATE_DIR=$variant_state OLTPMARK_PGDATA=$pgdata \
 			on_sut "${words[@]}" restore; then
 			om_log "recover: restored variant $variant_name ($variant_script restore)"
 		else
@@ -340,6 +370,19 @@ recover_state() {
 	fi
 	rm -f -- "$file"
 	om_log "recover: done; removed $file"
+	[[ -z $sut_host ]] || sut_recover "$sut_dir/var"
+}
+
+# sut_recover VARDIR: on a SUT of its own, what the state file kept
+# there lists (the guard may have done it already): run/oltpmark-run
+# --recover of the SUT's tree, there.
+sut_recover() {
+	if on_sut test -e "$1/$STATE_NAME"; then
+		om_log "recover: the state file kept on $OM_SUT_HOST, $1/$STATE_NAME:"
+		on_sut oltpmark-run --recover --results "$1"
+	else
+		om_log "recover: nothing left on $OM_SUT_HOST (no $1/$STATE_NAME)"
+	fi
 }
 
 # cleanup: the EXIT trap. Best effort, each step whatever the others did:
@@ -354,6 +397,11 @@ cleanup() {
 	trap - EXIT INT TERM
 	set +e
 	state[cleaning]=1
+	if sut_lost; then
+		om_warn "the ssh connection to ${cfg[sut]} was lost: its guard undoes there what ${cfg[sut_var]}/$STATE_NAME lists; to check, once it is reachable: run/oltpmark-run --recover --results ${cfg[results]}"
+		sut_close
+		exit 1
+	fi
 	if [[ -n ${state[hooks_dir]} ]]; then
 		IFS=, read -r -a hooks <<<"${state[hooks]}"
 		on_sut hooks/run-all stop "${state[hooks_dir]}" "${hooks[@]}"
@@ -403,11 +451,13 @@ cleanup() {
 	fi
 	if [[ -n ${state[file]} ]]; then
 		if ((left)); then
-			om_warn "kept ${state[file]}: run/oltpmark-run --recover --results ${cfg[results]} tries again"
+			om_warn "kept ${state[file]}: run/oltpmark-run --recover --results ${cfg[results]}${cfg[sut]:+ --sut ${cfg[sut]} --sut-dir ${cfg[sut_dir]}} tries again"
 		else
 			rm -f -- "${state[file]}"
+			[[ -z ${cfg[sut]} ]] || on_sut rm -f -- "${cfg[sut_var]}/$STATE_NAME"
 		fi
 	fi
+	sut_close
 	exit "$status"
 }
 
@@ -417,7 +467,11 @@ cleanup() {
 # finishes its in-flight transactions and writes a partial run before we
 # clean up. Exit 1, as an interrupted `oltpmark run` does.
 on_signal() {
-	om_warn "interrupted"
+	if sut_lost; then
+		om_warn "lost the ssh connection to ${cfg[sut]}: stopping the run"
+	else
+		om_warn "interrupted"
+	fi
 	if [[ -n ${state[child]} ]]; then
 		kill -TERM "${state[child]}" 2>/dev/null || true
 		while kill -0 "${state[child]}" 2>/dev/null; do

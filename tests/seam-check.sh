@@ -9,7 +9,7 @@
 #
 # Checked: run/oltpmark-run, run/demo and every sourced run/*.sh but
 # run/lib.sh (the SUT's library: its functions run inside on_sut) and
-# run/sut.sh (the seam). Not checked: the programs that run on the SUT
+# run/sut.sh and run/sut-ssh.sh (the seam). Not checked: the programs that run on the SUT
 # themselves (run/pg, run/sut-exec, run/array, run/hooks/*,
 # run/variants/*) and run/install-deps (packages of the local host).
 #
@@ -22,7 +22,7 @@ set -euo pipefail
 top=${1:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 files=()
 for f in "$top"/run/oltpmark-run "$top"/run/demo "$top"/run/*.sh; do
-	case "${f##*/}" in lib.sh | sut.sh) continue ;; esac
+	case "${f##*/}" in lib.sh | sut.sh | sut-ssh.sh) continue ;; esac
 	[[ -f $f ]] && files+=("$f")
 done
 

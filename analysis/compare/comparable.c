@@ -435,6 +435,13 @@ static int provenance(struct comparable *cp, const struct runset *rs,
 	else
 		rc = fact(cp, "workload",
 			  "not recorded (runs written before the fingerprint)");
+	s = fp ? value_of(fp, "workload", "terminals") : NULL;
+	if (rc == 0 && s)
+		rc = fact(cp, "terminals", "%s",
+			  strcmp(s, "other-host") == 0
+				  ? "terminals on another host (--sut), not "
+				    "on the kernel under test"
+				  : s);
 	s = fp ? value_of(fp, "environment", "postgresql.version") : NULL;
 	if (rc == 0)
 		rc = fact(cp, "postgresql", "%s", s ? s : "not recorded");

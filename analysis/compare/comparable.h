@@ -54,7 +54,7 @@ struct comparable {
 	bool *label_known;	   /* per score row: the label and the
 				       baseline both have a fingerprint */
 	size_t nlabels;		   /* entries in label_known */
-	struct cmp_fact facts[10]; /* provenance */
+	struct cmp_fact facts[12]; /* provenance */
 	size_t nfacts;		   /* entries in facts */
 };
 

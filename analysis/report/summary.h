@@ -111,6 +111,10 @@ struct sum_meta {
 	int noncached_enforced; /* notes.noncached_enforced: 1, 0, -1
 				   unknown */
 	double opt_ramp_up_s;	/* options["ramp-up"], NAN if absent */
+	char terminals[256];	/* where the terminals ran, from notes
+				   (run/oltpmark-run --sut): "on another
+				   host (...)", "on the kernel under test",
+				   "" when not recorded */
 };
 
 /* Figures of one transaction type over the window. */

@@ -150,6 +150,29 @@ int summary_run_from_json(const json_t *run, struct sum_run *out,
 	return 0;
 }
 
+/*
+ * Where the terminals ran (notes.terminals of run/oltpmark-run: other-host
+ * with --sut, whose sut.* and driver.* notes name both hosts; same-host).
+ */
+static void terminals_text(const json_t *notes, char *out, size_t size)
+{
+	char host[64], kernel[64], cpus[16], dhost[64];
+
+	jstr(notes, "terminals", out, size);
+	if (strcmp(out, "same-host") == 0) {
+		snprintf(out, size, "on the kernel under test");
+	} else if (strcmp(out, "other-host") == 0) {
+		jstr(notes, "sut.host", host, sizeof(host));
+		jstr(notes, "sut.kernel", kernel, sizeof(kernel));
+		jstr(notes, "sut.cpus", cpus, sizeof(cpus));
+		jstr(notes, "driver.host", dhost, sizeof(dhost));
+		snprintf(out, size,
+			 "on another host (%s); SUT %s, kernel %s, %s CPUs",
+			 dhost[0] ? dhost : "?", host[0] ? host : "?",
+			 kernel[0] ? kernel : "?", cpus[0] ? cpus : "?");
+	}
+}
+
 void summary_meta_unknown(struct sum_meta *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -182,6 +205,7 @@ int summary_meta_from_json(const json_t *meta, struct sum_meta *out,
 	out->diagnostic = resfile_meta_diagnostic(meta);
 	out->noncached_enforced = jtruth(notes, "noncached_enforced");
 	out->opt_ramp_up_s = jnum(opts, "ramp-up");
+	terminals_text(notes, out->terminals, sizeof(out->terminals));
 	return 0;
 }
 

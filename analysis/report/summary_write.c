@@ -415,6 +415,8 @@ static void text_header(const struct summary *s, FILE *f)
 	if (isfinite(r->ramp_up_s))
 		fprintf(f, "; ramp-up %g s", r->ramp_up_s);
 	fprintf(f, ")\n");
+	if (s->meta.terminals[0])
+		fprintf(f, "  terminals     %s\n", s->meta.terminals);
 	if (s->meta.simulated) {
 		fprintf(f, "  simulated NOTPM ");
 		put_num(f, 9, 2, s->notpm);

@@ -449,6 +449,16 @@ static int add_workload(const json_t *meta, const char *seed_rule, json_t *w)
 	v = json_object_get(notes, "design");
 	if (rc == 0)
 		rc = v ? put_json(w, "design", v) : put(w, "design", "runs");
+	/*
+	 * The terminals' host: on another one (run/oltpmark-run --sut)
+	 * their CPU is not the SUT's, so the server gets all of its own.
+	 * Absent is the kernel under test, as every run before the key.
+	 */
+	v = json_object_get(notes, "terminals");
+	if (rc == 0 && v &&
+	    !(json_is_string(v) &&
+	      strcmp(json_string_value(v), "same-host") == 0))
+		rc = put_json(w, "terminals", v);
 	v = json_object_get(json_object_get(server, "layout"), "layout");
 	if (rc == 0)
 		rc = put_json(w, "layout", v);

@@ -295,6 +295,40 @@ static void test_add_plain(void **state)
 	json_decref(meta);
 }
 
+/*
+ * The terminals' host (run/oltpmark-run --sut): a workload key when
+ * another host; none on the kernel under test, as before the key.
+ */
+static void test_add_terminals(void **state)
+{
+	const char *notes[] = {"{\"terminals\": \"other-host\"}",
+			       "{\"terminals\": \"same-host\"}", "{}"};
+	const char *want[] = {"other-host", NULL, NULL};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		json_t *meta = json_object();
+		const json_t *w;
+
+		json_object_set_new(meta, "notes",
+				    json_loads(notes[i], 0, NULL));
+		assert_int_equal(fingerprint_add(meta,
+						 fixture_path("fingerprint-vm"),
+						 "fixed"),
+				 0);
+		w = json_object_get(json_object_get(meta, "fingerprint"),
+				    "workload");
+		if (want[i])
+			assert_string_equal(json_string_value(json_object_get(
+						    w, "terminals")),
+					    want[i]);
+		else
+			assert_null(json_object_get(w, "terminals"));
+		json_decref(meta);
+	}
+}
+
 static void test_sysctl_all(void **state)
 {
 	char *buf = NULL;
@@ -328,6 +362,7 @@ int main(void)
 		cmocka_unit_test(test_machine_sparse),
 		cmocka_unit_test(test_add_from_meta),
 		cmocka_unit_test(test_add_plain),
+		cmocka_unit_test(test_add_terminals),
 		cmocka_unit_test(test_sysctl_all),
 	};
 

@@ -1,0 +1,310 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+# sut.bats: run/oltpmark-run --sut, the system under test on a host of its
+# own over ssh (issue 23), against a throwaway sshd of this file on a free
+# port of 127.0.0.1, with a host key and a user key made here and given
+# by OLTPMARK_SSH_OPTS (-F a config written here: nothing of ~/.ssh is
+# read). The SUT's oltpmark tree is a copy of the built tree's run/ and
+# binary in a directory of its own, so nothing is read from this tree by
+# accident. Tests: a full experiment whose hooks' files come back and
+# which compare reads; the password nowhere in the results or the logs;
+# the check of the SUT (one line per missing piece, nothing changed);
+# the ssh connection lost mid-run; --recover from the state file kept on
+# the SUT.
+
+load helpers
+
+# sshd_unavailable: why this file cannot run its own sshd, or nothing.
+sshd_unavailable() {
+	if [[ ! -x /usr/sbin/sshd ]]; then
+		echo "no /usr/sbin/sshd (Debian: openssh-server; run/install-deps check)"
+	elif ! command -v ssh-keygen >/dev/null 2>&1 || ! command -v ssh >/dev/null 2>&1; then
+		echo "no ssh or ssh-keygen (Debian: openssh-client)"
+	elif ((EUID != 0)); then
+		echo "needs root (sshd's privilege separation; the server runs as postgres)"
+	fi
+}
+
+# free_port: a TCP port of 127.0.0.1 nobody listens on now.
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# sshd_start: this file's sshd on SSH_DIR's config; its PID in SSHD_PID.
+sshd_start() {
+	/usr/sbin/sshd -D -f "$SSH_DIR/sshd_config" -E "$SSH_DIR/sshd.log" &
+	echo $! >"$SSH_DIR/sshd.pid"
+	# killed on purpose by one test: no job message from bats
+	disown
+	wait_for 30 ssh -F "$SSH_DIR/ssh_config" sut true
+}
+
+# sshd_kill: kill this file's sshd and the sshd processes of its
+# connections (their PIDs: the descendants of its PID that are sshd),
+# never the commands they run: the connection is lost, as when the SUT's
+# network goes. SIGKILL: nothing of theirs says goodbye.
+sshd_kill() {
+	local top p ppid exe f line
+	local -a pids=() queue
+	top=$(<"$SSH_DIR/sshd.pid")
+	queue=("$top")
+	while ((${#queue[@]} > 0)); do
+		p=${queue[0]}
+		queue=("${queue[@]:1}")
+		pids+=("$p")
+		for f in /proc/[0-9]*/stat; do
+			# builtins only: a scan with a fork per process is slow
+			{ read -r line <"$f"; } 2>/dev/null || continue
+			line=${line##*) }
+			read -r _ ppid _ <<<"$line"
+			[[ $ppid == "$p" ]] || continue
+			f=${f%/stat}
+			exe=$(readlink "$f/exe" 2>/dev/null) || continue
+			[[ $exe == /usr/sbin/sshd ]] && queue+=("${f#/proc/}")
+		done
+	done
+	kill -KILL "${pids[@]}" 2>/dev/null || true
+	wait_for 10 ! ssh -F "$SSH_DIR/ssh_config" -o ConnectTimeout=2 sut true
+}
+
+setup_file() {
+	local why
+	why=$(sshd_unavailable)
+	[[ -z $why ]] || skip "$why"
+	SUT_TMP=$(mktemp -d "${BATS_TMPDIR:-/tmp}/om-sut.XXXXXX")
+	chmod 755 "$SUT_TMP"
+	SSH_DIR=$SUT_TMP/ssh
+	SUT_TREE=$SUT_TMP/sut-tree
+	mkdir -m 700 "$SSH_DIR" "$SUT_TMP/tmp"
+	mkdir -p /run/sshd
+	ssh-keygen -q -t ed25519 -N '' -f "$SSH_DIR/host_key"
+	ssh-keygen -q -t ed25519 -N '' -f "$SSH_DIR/user_key"
+	cp "$SSH_DIR/user_key.pub" "$SSH_DIR/authorized_keys"
+	local port
+	port=$(free_port)
+	# AcceptEnv SHLVL / SetEnv SHLVL=1: bash, the remote login shell,
+	# reads ~/.bashrc for a command run by sshd unless it is nested; on
+	# a machine whose ~/.bashrc is slow every on_sut would pay for it.
+	cat >"$SSH_DIR/sshd_config" <<-EOF
+		Port $port
+		ListenAddress 127.0.0.1
+		HostKey $SSH_DIR/host_key
+		AuthorizedKeysFile $SSH_DIR/authorized_keys
+		PidFile none
+		PasswordAuthentication no
+		KbdInteractiveAuthentication no
+		PermitRootLogin prohibit-password
+		UsePAM no
+		StrictModes no
+		PrintMotd no
+		PrintLastLog no
+		MaxSessions 64
+		AcceptEnv SHLVL
+	EOF
+	cat >"$SSH_DIR/ssh_config" <<-EOF
+		Host sut
+		  HostName 127.0.0.1
+		  Port $port
+		  User $(id -un)
+		  IdentityFile $SSH_DIR/user_key
+		  IdentitiesOnly yes
+		  UserKnownHostsFile $SSH_DIR/known_hosts
+		  StrictHostKeyChecking accept-new
+		  LogLevel ERROR
+		  SetEnv SHLVL=1
+	EOF
+	# The SUT's tree: the built tree's run/ and binary, copied.
+	mkdir -p "$SUT_TREE"
+	cp -a "$REPO/run" "$REPO/oltpmark" "$SUT_TREE/"
+	chmod -R go-w "$SUT_TREE"
+	export SUT_TMP SSH_DIR SUT_TREE
+	export OLTPMARK_SSH_OPTS="-F $SSH_DIR/ssh_config"
+	sshd_start
+	# The experiment of the first tests: two labels, cached, one short
+	# run each, the default hooks on the first.
+	local label
+	local -a hooks
+	for label in sut-a sut-b; do
+		hooks=()
+		[[ $label == sut-a ]] || hooks=(--hooks vmstat)
+		# TMPDIR: where the control socket's private directory goes
+		TMPDIR=$SUT_TMP/tmp "$REPO/run/oltpmark-run" --sut sut \
+			--sut-dir "$SUT_TREE" --sut-listen 127.0.0.1 --label "$label" --configs cached \
+			--runs 1 -w 1 -d 3 --ramp-up 1 "${hooks[@]}" \
+			--results "$SUT_TMP/results" >"$SUT_TMP/$label.out" 2>&1 || {
+			cat "$SUT_TMP/$label.out" >&3
+			return 1
+		}
+	done
+}
+
+teardown_file() {
+	local c
+	[[ -n ${SUT_TMP:-} ]] || return 0
+	for c in "$SUT_TREE"/var/.clusters/*/; do
+		[ -e "$c/.oltpmark-cluster" ] && "$SUT_TREE/run/pg" stop "$c" >/dev/null 2>&1
+	done
+	if [[ -f $SSH_DIR/sshd.pid ]]; then
+		kill "$(<"$SSH_DIR/sshd.pid")" 2>/dev/null || true
+	fi
+	rm -rf "$SUT_TMP"
+}
+
+# sut_postmasters: the servers running in the SUT's clusters.
+sut_postmasters() {
+	local c
+	for c in "$SUT_TREE"/var/.clusters/*/; do
+		[ -e "$c/.oltpmark-cluster" ] || continue
+		"$SUT_TREE/run/pg" status "$c" 2>/dev/null | grep running || true
+	done
+}
+
+@test "an experiment on the SUT over ssh: runs, hooks' files back, compare" {
+	local d=$SUT_TMP/results/sut-a/cached/run-1
+	[ -s "$d/meta.json" ]
+	[ -s "$d/summary.json" ]
+	[ -s "$d/report.html" ]
+	# the hooks ran there and their files are here
+	[ -s "$d/sys/vmstat.txt" ]
+	[ -s "$d/sys/hooks.log" ]
+	[ -s "$d/sys/pg_stat_database.start.csv" ]
+	[ -s "$d/sys/hostprobe.start.json" ] || [ -s "$d/sys/hostprobe.skipped" ]
+	[ -e "$d/sys/checkpoints.csv" ]
+	[ -s "$SUT_TMP/results/sut-b/cached/run-1/sys/vmstat.txt" ]
+	# nothing of them is left on the SUT
+	run find "$SUT_TREE/var/runs" -mindepth 1
+	[ -z "$output" ]
+	[ "$(json_eval "$d/meta.json" 'd["notes"]["terminals"]')" = other-host ]
+	[ "$(json_eval "$d/meta.json" 'd["fingerprint"]["workload"]["terminals"]')" = other-host ]
+	[ "$(json_eval "$d/meta.json" 'd["notes"]["sut.kernel"]')" = "$(uname -r)" ]
+	[ -n "$(json_eval "$d/meta.json" 'd["notes"]["driver.host"]')" ]
+	grep -q "reusing the loaded database" "$SUT_TMP/sut-b.out"
+	run "$OLTPMARK" compare --baseline sut-a "$SUT_TMP/results"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *sut-b* ]]
+	[[ $output == *"terminals on another host"* ]]
+	# the cluster is stopped, the control connection closed
+	[ -z "$(sut_postmasters)" ]
+	run ls -A "$SUT_TMP/tmp"
+	[ -z "$output" ]
+	[ ! -e "$SUT_TMP/results/.oltpmark-run.state" ]
+	[ ! -e "$SUT_TREE/var/.oltpmark-run.state" ]
+}
+
+@test "the cluster's password is in no result file and no log" {
+	local f pw
+	f=$SUT_TREE/var/pgpass
+	[ -f "$f" ]
+	[ "$(stat -c %a "$f")" = 600 ]
+	pw=$(sed -n 's/^\*:\*:\*:\*://p' "$f")
+	[ "${#pw}" -ge 32 ]
+	run grep -rlF -- "$pw" "$SUT_TMP/results" "$SUT_TMP"/*.out \
+		"$SUT_TREE/var/.clusters" "$SUT_TREE/var/guard.log"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	# the server asks it over TCP
+	port=$(<"$SUT_TREE/var/.clusters/cached/port")
+	run env PGPASSFILE=/dev/null "$PSQL" -w "host=127.0.0.1 port=$port dbname=oltpmark user=postgres connect_timeout=5" -c 'SELECT 1'
+	[ "$status" -ne 0 ]
+}
+
+@test "runs with the terminals on the SUT and on another host are not pooled" {
+	local d=$SUT_TMP/mixed
+	mkdir -p "$d/sut-a/cached"
+	cp -a "$SUT_TMP/results/sut-a/cached/run-1" "$d/sut-a/cached/run-1"
+	cp -a "$SUT_TMP/results/sut-a/cached/run-1" "$d/sut-a/cached/run-2"
+	python3 - "$d/sut-a/cached/run-2/meta.json" <<-'EOF'
+		import json, sys
+		p = sys.argv[1]
+		m = json.load(open(p))
+		m["notes"]["terminals"] = "same-host"
+		m["fingerprint"]["workload"]["terminals"] = "same-host"
+		json.dump(m, open(p, "w"))
+	EOF
+	run "$OLTPMARK" compare "$d"
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ $output == *terminals* ]]
+}
+
+@test "a missing piece on the SUT: one line, nothing changed there" {
+	local hookdir=$SUT_TMP/needy-hooks before after
+	mkdir -m 755 "$hookdir"
+	# shellcheck disable=SC2016 # the hook's own text
+	printf '#!/usr/bin/env bash\n. "$(dirname "$0")/../lib.sh"\nhook_need om-no-such-tool\n' >"$hookdir/needy"
+	chmod 755 "$hookdir/needy"
+	before=$(dir_snapshot "$SUT_TREE")
+	run "$REPO/run/oltpmark-run" --sut sut --sut-dir "$SUT_TREE" --sut-listen 127.0.0.1 \
+		--label needy --configs cached --runs 1 -w 1 -d 3 --ramp-up 1 \
+		--hooks vmstat,needy --hooks-dir "$hookdir" --results "$SUT_TMP/needy"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "$(grep -c 'missing on sut' <<<"$output")" -eq 1 ]
+	[[ $output == *"om-no-such-tool (hook needy)"* ]]
+	after=$(dir_snapshot "$SUT_TREE")
+	[ "$before" = "$after" ]
+	[ -z "$(sut_postmasters)" ]
+}
+
+@test "the SUT unreachable: one line naming it" {
+	run env OLTPMARK_SSH_OPTS="$OLTPMARK_SSH_OPTS -o Port=1 -o ConnectTimeout=5" \
+		"$REPO/run/oltpmark-run" --sut sut --sut-dir "$SUT_TREE" --sut-listen 127.0.0.1 \
+		--configs cached --runs 1 -w 1 -d 3 --results "$SUT_TMP/unreachable"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ $output == *"--sut sut: cannot connect over ssh"* ]]
+}
+
+@test "--recover puts the SUT back from the state file kept there" {
+	local out=$SUT_TMP/killed.out pid guard
+	"$REPO/run/oltpmark-run" --sut sut --sut-dir "$SUT_TREE" --sut-listen 127.0.0.1 \
+		--label killed --configs cached --runs 1 -w 1 -d 60 --ramp-up 1 \
+		--hooks vmstat --results "$SUT_TMP/killed" >"$out" 2>&1 &
+	pid=$!
+	wait_for 300 grep -q "run: killed cached" "$out"
+	wait_for 30 test -s "$SUT_TREE/var/.oltpmark-run.state"
+	[ -n "$(sut_postmasters)" ]
+	# Its guard on the SUT too: nothing puts the SUT back but --recover.
+	guard=$(awk -F'\t' '$1 == "owner" { print $2 }' "$SUT_TREE/var/.oltpmark-run.state")
+	kill -KILL "$guard" "$pid"
+	wait "$pid" || true
+	[ -n "$(sut_postmasters)" ]
+	run "$REPO/run/oltpmark-run" --recover --results "$SUT_TMP/killed"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *"state file kept on sut"* ]]
+	[ -z "$(sut_postmasters)" ]
+	[ ! -e "$SUT_TREE/var/.oltpmark-run.state" ]
+	[ ! -e "$SUT_TMP/killed/.oltpmark-run.state" ]
+	run leftover_processes "$SUT_TREE/var/runs"
+	[ -z "$output" ]
+}
+
+@test "the ssh connection lost mid-run: partial run, exit 1, the SUT put back" {
+	local out=$SUT_TMP/lost.out status=0
+	"$REPO/run/oltpmark-run" --sut sut --sut-dir "$SUT_TREE" --sut-listen 127.0.0.1 \
+		--label lost --configs cached --runs 1 -w 1 -d 60 --ramp-up 1 \
+		--hooks vmstat --results "$SUT_TMP/lost" >"$out" 2>&1 &
+	pid=$!
+	wait_for 300 grep -q "run: lost cached" "$out"
+	sleep 3
+	sshd_kill
+	wait "$pid" || status=$?
+	cat "$out"
+	[ "$status" -eq 1 ]
+	grep -q "lost the ssh connection to sut" "$out"
+	[ "$(json_eval "$SUT_TMP/lost/lost/cached/run-1/run.json" 'd["partial"]')" = True ]
+	# the guard on the SUT put it back by itself
+	wait_for 120 test ! -e "$SUT_TREE/var/.oltpmark-run.state"
+	[ -z "$(sut_postmasters)" ]
+	run leftover_processes "$SUT_TREE/var/runs"
+	[ -z "$output" ]
+	grep -q "recover: done" "$SUT_TREE/var/guard.log"
+	# and --recover, once the SUT is reachable again, finds nothing left
+	sshd_start
+	run "$REPO/run/oltpmark-run" --recover --results "$SUT_TMP/lost"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ $output == *"nothing left on sut"* ]]
+}
