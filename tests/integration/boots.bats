@@ -151,15 +151,20 @@ EOF
 	chmod +x "$T/fake-step"
 }
 
-# wait_quiet DIR: wait (up to 10 minutes) until no resume of the plan in DIR
-# runs any more.
+# wait_quiet DIR: wait (up to 10 minutes) until no resume of the plan in
+# DIR runs any more: none seen three times in a row, 0.2 s apart (a resume
+# just forked by the fake boot shows its command line only once it execs).
 wait_quiet() {
-	local i
-	for ((i = 0; i < 6000; i++)); do
-		[[ -z $(leftover_processes "--resume $1") ]] && return 0
-		sleep 0.1
+	local i quiet=0
+	for ((i = 0; i < 3000 && quiet < 3; i++)); do
+		if [[ -z $(leftover_processes "--resume $1") ]]; then
+			quiet=$((quiet + 1))
+		else
+			quiet=0
+		fi
+		sleep 0.2
 	done
-	return 1
+	((quiet >= 3))
 }
 
 # plan ARG...: start a plan of kernels A and B with the fake boot command,
@@ -308,4 +313,78 @@ plan() {
 	[ "$(awk -F'\t' 'NR > 1 { print $1 $5 }' "$T/results/boots.tsv" | paste -sd, -)" = "1ok,2interrupted" ]
 	[ ! -e "$T/results/.boots/state" ]
 	[ ! -e "$T/systemd/oltpmark-resume.service" ]
+}
+
+# bisect_setup: a git tree of one commit in $T/src, the current directory;
+# COMMIT its HEAD.
+bisect_setup() {
+	mkdir "$T/src"
+	cd "$T/src"
+	git init -q .
+	git -c user.name=t -c user.email=t@example.org commit -q --allow-empty -m one
+	COMMIT=$(git rev-parse HEAD)
+}
+
+# bisect_step ARG...: one step, as git bisect run calls it; the kernel at
+# HEAD is $KB (built by echoing its release), the baseline $KA.
+bisect_step() {
+	OLTPMARK_BOOTS_STEP=$T/fake-step run "$REPO/run/oltpmark-bisect-step" \
+		--baseline "$KA" --build "echo building >&2; echo $KB" --threshold 3 \
+		--results "$T/bisect" --boot-command "$T/fake-boot" --configs cached "$@"
+	echo "step: $status: $output"
+}
+
+@test "bisect step: the same score is good (0), after a round of boots" {
+	bisect_setup
+	bisect_step
+	# The boots ended it (SIGTERM: git bisect run stops, the plan's last
+	# boot starts it again).
+	[ "$status" -eq 143 ]
+	grep -q "^kernel	head	$KB	" "$T/bisect/$COMMIT/round-1/boots-plan.tsv"
+	grep -q "^at_end	git bisect run .*oltpmark-bisect-step" "$T/bisect/$COMMIT/round-1/boots-plan.tsv"
+	wait_quiet "$T/bisect/$COMMIT/round-1"
+	[ -s "$T/bisect/$COMMIT/round-1/boots-report.txt" ]
+	bisect_step
+	[ "$status" -eq 0 ]
+	grep -q "	$COMMIT	good: cached: " "$T/bisect/decisions.tsv"
+}
+
+@test "bisect step: a score below the threshold is bad (1)" {
+	bisect_setup
+	echo 900 >"$T/notpm.head"
+	bisect_step
+	[ "$status" -eq 143 ]
+	wait_quiet "$T/bisect/$COMMIT/round-1"
+	bisect_step
+	[ "$status" -eq 1 ]
+	grep -q "	$COMMIT	bad: cached: 89\." "$T/bisect/decisions.tsv"
+}
+
+@test "bisect step: an interval astride the threshold adds boots, then skips (125)" {
+	bisect_setup
+	echo 972.5 >"$T/notpm.head"
+	bisect_step --max-boots 4
+	[ "$status" -eq 143 ]
+	wait_quiet "$T/bisect/$COMMIT/round-1"
+	# Undecided after 2 boots of 4 allowed: a second round.
+	bisect_step --max-boots 4
+	[ "$status" -eq 143 ]
+	[ -e "$T/bisect/$COMMIT/round-2/boots-plan.tsv" ]
+	wait_quiet "$T/bisect/$COMMIT/round-2"
+	bisect_step --max-boots 4
+	[ "$status" -eq 125 ]
+	[ "$(grep -c "	$COMMIT	undecided: cached: " "$T/bisect/decisions.tsv")" -eq 2 ]
+}
+
+@test "bisect step: a build that fails is skipped (125); bad options abort (128)" {
+	bisect_setup
+	OLTPMARK_BOOTS_STEP=$T/fake-step run "$REPO/run/oltpmark-bisect-step" \
+		--baseline "$KA" --build "exit 1" --threshold 3 --results "$T/bisect" \
+		--boot-command "$T/fake-boot"
+	[ "$status" -eq 125 ]
+	[ ! -e "$T/bisect/$COMMIT/round-1" ]
+	[ ! -e "$T/systemd/oltpmark-resume.service" ]
+	run "$REPO/run/oltpmark-bisect-step" --baseline "$KA" --build true --threshold x
+	[ "$status" -eq 128 ]
+	[[ $output == *"option --threshold: 'x'"* ]]
 }
