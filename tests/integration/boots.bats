@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# shellcheck disable=SC2030,SC2031 # bisect_step reads the status and output of its own run
 # SPDX-License-Identifier: GPL-2.0-or-later
 # boots.bats: kernels compared across boots (run/oltpmark-run --kernel,
 # run/oltpmark-boots), everything but the boot itself: a fake boot command
@@ -11,6 +12,7 @@
 # writes synthetic runs (OLTPMARK_BOOTS_STEP); one runs the real thing.
 
 load helpers
+
 
 readonly KA=6.1.0-oma-amd64 KB=6.6.0-omb
 
@@ -319,7 +321,7 @@ plan() {
 # COMMIT its HEAD.
 bisect_setup() {
 	mkdir "$T/src"
-	cd "$T/src"
+	cd "$T/src" || return 1
 	git init -q .
 	git -c user.name=t -c user.email=t@example.org commit -q --allow-empty -m one
 	COMMIT=$(git rev-parse HEAD)
