@@ -42,7 +42,8 @@ BENCH_BINS := $(patsubst tests/bench/%.c,build/bench/%,$(BENCH_SOURCES))
 SHELL_SCRIPTS := configure run/pg run/oltpmark-run run/lib.sh run/demo \
 	run/state.sh run/devices.sh run/plan.sh run/sut.sh run/sut-ssh.sh \
 	run/sut-run.sh run/sut-exec \
-	run/install-deps run/array contrib/oltpmark-run \
+	run/install-deps run/array run/oltpmark-boots run/oltpmark-bisect-step \
+	run/boot-kernel contrib/oltpmark-run \
 	contrib/bash-completion/oltpmark \
 	$(wildcard run/hooks/*) $(wildcard run/variants/*) \
 	$(wildcard tests/*.sh) $(wildcard tests/integration/*.bash) .ci/run
