@@ -255,23 +255,24 @@ void compare_kcost_most(const struct ckcost *k, const char *label,
 			best_fig[j] = f;
 		}
 	}
-	for (j = 0; j < 3 && best_row[j] && len < size; j++) {
+	for (j = 0; j < 3 && best_row[j]; j++) {
 		const struct ckc_fig *fg = &best_row[j]->fig[best_fig[j]];
+		char item[160];
 		int n;
 
 		if (any_sig && !fg->significant)
 			break;
-		n = snprintf(buf + len, size - len, "%s%s: %s %+.1f %%",
+		n = snprintf(item, sizeof(item), "%s%s: %s %+.1f %%",
 			     j ? ", " : "", txn_type_name(best_row[j]->type),
 			     kcost_figure_title(best_fig[j]), fg->change);
-		if (n > 0 && (size_t)n < size - len)
-			len += (size_t)n;
-		if (fg->has_ci && len < size) {
-			n = snprintf(buf + len, size - len, " (+-%.1f)",
-				     (fg->hi - fg->lo) / 2);
-			if (n > 0 && (size_t)n < size - len)
-				len += (size_t)n;
-		}
+		if (n > 0 && fg->has_ci && (size_t)n < sizeof(item))
+			snprintf(item + n, sizeof(item) - (size_t)n,
+				 " (+-%.1f)", (fg->hi - fg->lo) / 2);
+		/* whole items only: a cut buffer ends after the last */
+		if (strlen(item) >= size - len)
+			return;
+		memcpy(buf + len, item, strlen(item) + 1);
+		len += strlen(item);
 	}
 	if (buf[0] && !any_sig && len < size)
 		snprintf(buf + len, size - len, "; none significant");
