@@ -157,7 +157,8 @@ EOF
 	[ "$status" -eq 1 ]
 	grep -q "interrupted" "$EXP_DIR/int-p.out"
 	# put back exactly: no ALTER SYSTEM entry, as before
-	! grep -q '^work_mem' "$auto"
+	run grep -q '^work_mem' "$auto"
+	((status == 1))
 	grep -q 'work_mem back to ' "$EXP_DIR/int-p.out"
 }
 
