@@ -57,6 +57,19 @@ enum sql_stmt {
 
 #define SQL_DISTRICTS 10 /* districts per warehouse */
 
+/*
+ * Each statement of a type's profile starts with a comment naming the
+ * type: pg_stat_statements keeps it in the query text of its query id,
+ * which is how the kernel-cost hook's figures per query are added up per
+ * type (analysis/parsers/parse_kcost.c; docs/hooks.md). BEGIN, COMMIT and
+ * ROLLBACK are one statement each, shared by all types.
+ */
+#define SQL_TAG_NO "/* oltpmark new_order */ "
+#define SQL_TAG_PY "/* oltpmark payment */ "
+#define SQL_TAG_OS "/* oltpmark order_status */ "
+#define SQL_TAG_DY "/* oltpmark delivery */ "
+#define SQL_TAG_SL "/* oltpmark stock_level */ "
+
 static const struct pgsql_stmt sql_stmts[S_NR] = {
 	[S_BEGIN] = {"s_begin", "BEGIN"},
 	/* Order-Status: all reads in one snapshot, like a STABLE function */
@@ -66,31 +79,31 @@ static const struct pgsql_stmt sql_stmts[S_NR] = {
 	[S_ROLLBACK] = {"s_rollback", "ROLLBACK"},
 
 	/* New-Order (2.4.2.2) */
-	[S_NO_WAREHOUSE] = {"s_no_w",
+	[S_NO_WAREHOUSE] = {"s_no_w", SQL_TAG_NO
 			    "SELECT w_tax FROM warehouse WHERE w_id = $1::int"},
 	/*
 	 * O_ID is D_NEXT_O_ID before the increment; the row lock taken
 	 * here serialises the district's New-Orders.
 	 */
-	[S_NO_DISTRICT] = {"s_no_d",
+	[S_NO_DISTRICT] = {"s_no_d", SQL_TAG_NO
 			   "UPDATE district SET d_next_o_id = d_next_o_id + 1 "
 			   "WHERE d_w_id = $1::int AND d_id = $2::int "
 			   "RETURNING d_tax, d_next_o_id - 1"},
 	[S_NO_CUSTOMER] =
-		{"s_no_c",
+		{"s_no_c", SQL_TAG_NO
 		 "SELECT c_discount, c_last, c_credit FROM customer "
 		 "WHERE c_w_id = $1::int AND c_d_id = $2::int AND c_id = $3::int"},
 	/* All items in one read; a missing one is simply not returned. */
-	[S_NO_ITEMS] = {"s_no_i",
+	[S_NO_ITEMS] = {"s_no_i", SQL_TAG_NO
 			"SELECT i_id, i_price, i_name, i_data FROM item "
 			"WHERE i_id = ANY ($1::int[])"},
 	[S_NO_ORDER] =
-		{"s_no_o",
+		{"s_no_o", SQL_TAG_NO
 		 "INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, "
 		 "o_carrier_id, o_ol_cnt, o_all_local) "
 		 "VALUES ($1::int, $2::int, $3::int, $4::int, localtimestamp, "
 		 "NULL, $5::int, $6::int)"},
-	[S_NO_NEW_ORDER] = {"s_no_no",
+	[S_NO_NEW_ORDER] = {"s_no_no", SQL_TAG_NO
 			    "INSERT INTO new_order (no_o_id, no_d_id, no_w_id) "
 			    "VALUES ($1::int, $2::int, $3::int)"},
 	/*
@@ -115,7 +128,7 @@ static const struct pgsql_stmt sql_stmts[S_NR] = {
 	 * retried like any other.
 	 */
 	[S_NO_LINES] =
-		{"s_no_ol",
+		{"s_no_ol", SQL_TAG_NO
 		 "WITH l AS ("
 		 " SELECT x.n, x.i, x.sw, x.q, x.amount"
 		 " FROM unnest($4::int[], $5::int[], $6::int[], $7::int[],"
@@ -159,12 +172,12 @@ static const struct pgsql_stmt sql_stmts[S_NR] = {
 	 * breaks C_FIRST ties, as in payment().
 	 */
 	[S_PY_BY_NAME] =
-		{"s_py_name",
+		{"s_py_name", SQL_TAG_PY
 		 "SELECT c_id FROM customer WHERE c_w_id = $1::int "
 		 "AND c_d_id = $2::int AND c_last = $3::text ORDER BY c_first, c_id"},
 	/* $4 H_AMOUNT; $5, $6 the paying D_ID, W_ID for C_DATA */
 	[S_PY_CUSTOMER] =
-		{"s_py_c",
+		{"s_py_c", SQL_TAG_PY
 		 "UPDATE customer SET c_balance = c_balance - $4::numeric, "
 		 "c_ytd_payment = c_ytd_payment + $4::numeric, "
 		 "c_payment_cnt = c_payment_cnt + 1, "
@@ -178,29 +191,29 @@ static const struct pgsql_stmt sql_stmts[S_NR] = {
 		 "c_discount, c_balance, "
 		 "CASE WHEN c_credit = 'BC' THEN left(c_data, 200) END"},
 	[S_PY_DISTRICT] =
-		{"s_py_d",
+		{"s_py_d", SQL_TAG_PY
 		 "UPDATE district SET d_ytd = d_ytd + $3::numeric "
 		 "WHERE d_w_id = $1::int AND d_id = $2::int "
 		 "RETURNING d_name, d_street_1, d_street_2, d_city, d_state, d_zip"},
 	[S_PY_WAREHOUSE] =
-		{"s_py_w",
+		{"s_py_w", SQL_TAG_PY
 		 "UPDATE warehouse SET w_ytd = w_ytd + $2::numeric "
 		 "WHERE w_id = $1::int "
 		 "RETURNING w_name, w_street_1, w_street_2, w_city, w_state, w_zip"},
 	[S_PY_HISTORY] =
-		{"s_py_h",
+		{"s_py_h", SQL_TAG_PY
 		 "INSERT INTO history (h_c_id, h_c_d_id, h_c_w_id, h_d_id, h_w_id, "
 		 "h_date, h_amount, h_data) VALUES ($1::int, $2::int, $3::int, "
 		 "$4::int, $5::int, localtimestamp, $6::numeric, $7::text)"},
 
 	/* Order-Status (2.6.2.2) */
 	[S_OS_BY_NAME] =
-		{"s_os_name",
+		{"s_os_name", SQL_TAG_OS
 		 "SELECT c_id, c_balance, c_first, c_middle, c_last FROM customer "
 		 "WHERE c_w_id = $1::int AND c_d_id = $2::int AND c_last = $3::text "
 		 "ORDER BY c_first, c_id"},
 	[S_OS_CUSTOMER] =
-		{"s_os_c",
+		{"s_os_c", SQL_TAG_OS
 		 "SELECT c_id, c_balance, c_first, c_middle, c_last FROM customer "
 		 "WHERE c_w_id = $1::int AND c_d_id = $2::int AND c_id = $3::int"},
 	/*
@@ -208,7 +221,7 @@ static const struct pgsql_stmt sql_stmts[S_NR] = {
 	 * lines; no row when the customer has no order.
 	 */
 	[S_OS_ORDER] =
-		{"s_os_o",
+		{"s_os_o", SQL_TAG_OS
 		 "SELECT o.o_id, o.o_entry_d, o.o_carrier_id, l.ol_i_id, "
 		 "l.ol_supply_w_id, l.ol_quantity, l.ol_amount, l.ol_delivery_d "
 		 "FROM (SELECT o_id, o_entry_d, o_carrier_id FROM orders "
@@ -224,14 +237,14 @@ static const struct pgsql_stmt sql_stmts[S_NR] = {
 	 * Delivery has locked (see delivery() in schema/functions.sql).
 	 */
 	[S_DY_NEW_ORDER] =
-		{"s_dy_no",
+		{"s_dy_no", SQL_TAG_DY
 		 "DELETE FROM new_order WHERE no_w_id = $1::int AND no_d_id = $2::int "
 		 "AND no_o_id = (SELECT no_o_id FROM new_order "
 		 "WHERE no_w_id = $1::int AND no_d_id = $2::int "
 		 "ORDER BY no_o_id LIMIT 1 FOR UPDATE SKIP LOCKED) "
 		 "RETURNING no_o_id"},
 	[S_DY_ORDER] =
-		{"s_dy_o",
+		{"s_dy_o", SQL_TAG_DY
 		 "UPDATE orders SET o_carrier_id = $4::int WHERE o_w_id = $1::int "
 		 "AND o_d_id = $2::int AND o_id = $3::int RETURNING o_c_id"},
 	/*
@@ -239,23 +252,23 @@ static const struct pgsql_stmt sql_stmts[S_NR] = {
 	 * back to the server unchanged, so no rounding on the way.
 	 */
 	[S_DY_LINES] =
-		{"s_dy_ol",
+		{"s_dy_ol", SQL_TAG_DY
 		 "WITH l AS (UPDATE order_line SET ol_delivery_d = localtimestamp "
 		 "WHERE ol_w_id = $1::int AND ol_d_id = $2::int AND ol_o_id = $3::int "
 		 "RETURNING ol_amount) SELECT coalesce(sum(ol_amount), 0) FROM l"},
 	[S_DY_CUSTOMER] =
-		{"s_dy_c",
+		{"s_dy_c", SQL_TAG_DY
 		 "UPDATE customer SET c_balance = c_balance + $4::numeric, "
 		 "c_delivery_cnt = c_delivery_cnt + 1 WHERE c_w_id = $1::int "
 		 "AND c_d_id = $2::int AND c_id = $3::int"},
 
 	/* Stock-Level (2.8.2.2) */
-	[S_SL_DISTRICT] = {"s_sl_d",
+	[S_SL_DISTRICT] = {"s_sl_d", SQL_TAG_SL
 			   "SELECT d_next_o_id FROM district "
 			   "WHERE d_w_id = $1::int AND d_id = $2::int"},
 	/* STOCK at the home warehouse, whoever supplied the line. */
 	[S_SL_COUNT] =
-		{"s_sl_n",
+		{"s_sl_n", SQL_TAG_SL
 		 "SELECT count(DISTINCT s_i_id) FROM order_line JOIN stock "
 		 "ON s_w_id = ol_w_id AND s_i_id = ol_i_id "
 		 "WHERE ol_w_id = $1::int AND ol_d_id = $2::int "

@@ -1139,6 +1139,7 @@ void compare_content_build(struct cdoc *d, const struct cout_input *in,
 	contest_tables(d, in);
 	probe_tables(d, in);
 	compare_devices_content(d, in);
+	compare_kcost_content(d, in);
 	profile_tables(d, in);
 	lock_tables(d, in);
 	plots_section(d, in, html);

@@ -95,7 +95,7 @@ void compare_csv_write(FILE *f, const struct cout_input *in)
 	      "host_mem_cov_pct,host_fsync_ms,host_fsync_cov_pct,design,"
 	      "mde_pct,resolve_1pct_runs,resolve_1pct_s,steal_pct,"
 	      "steal_coef,steal_var_removed,devices,busiest_device,"
-	      "busiest_device_share_pct\n",
+	      "busiest_device_share_pct,kernel_cost_most_changed\n",
 	      f);
 	for (i = 0; i < t->nlabels; i++) {
 		size_t l = score_row_label(t, i);
@@ -105,6 +105,7 @@ void compare_csv_write(FILE *f, const struct cout_input *in)
 			const struct cev_contest *cc =
 				compare_evidence_contest_at(in->ev, l, c);
 			const struct cdev_row *busiest;
+			char most[512];
 			size_t ndev = compare_devices_busiest(
 				&in->ev->devices, t->labels[l], t->configs[c],
 				&busiest);
@@ -157,6 +158,11 @@ void compare_csv_write(FILE *f, const struct cout_input *in)
 			fputc(',', f);
 			csv_str(f, busiest ? busiest->name : NULL);
 			csv_num(f, busiest ? busiest->fig[CDEV_SHARE] : NAN);
+			/* the kernel-cost hook's "what changed most" line */
+			compare_kcost_most(&in->ev->kcost, t->labels[l],
+					   t->configs[c], most, sizeof(most));
+			fputc(',', f);
+			csv_str(f, most[0] ? most : NULL);
 			fputc('\n', f);
 		}
 	}

@@ -543,7 +543,8 @@ int compare_evidence_build(struct cev *ev, const struct runset *rs,
 					(enum cev_source)source);
 	if (rc < 0)
 		return err_set(err, rc, "out of memory");
-	return build_devices(ev, rs, t, err);
+	rc = build_devices(ev, rs, t, err);
+	return rc < 0 ? rc : compare_kcost_build(&ev->kcost, rs, t, err);
 }
 
 void compare_evidence_free(struct cev *ev)
@@ -566,6 +567,7 @@ void compare_evidence_free(struct cev *ev)
 	}
 	free(ev->locks);
 	compare_devices_free(&ev->devices);
+	compare_kcost_free(&ev->kcost);
 	for (i = 0; i < ev->nremarks; i++) {
 		free(ev->remarks[i].dir);
 		free(ev->remarks[i].reason);

@@ -20,6 +20,7 @@
 #include <stdio.h>
 
 #include "analysis/compare/compare_devices.h"
+#include "analysis/compare/compare_kcost.h"
 #include "analysis/compare/runset.h"
 #include "analysis/compare/score.h"
 #include "src/base/err.h"
@@ -124,6 +125,7 @@ struct cev {
 	struct cev_locks *locks;	/* sorted: config, source, label */
 	size_t nlocks;			/* entries in locks */
 	struct cdevices devices;	/* the devices under the database */
+	struct ckcost kcost;		/* the kernel-cost hook per type */
 	struct runset_problem *remarks; /* evidence files that were ignored */
 	size_t nremarks;		/* entries in remarks */
 };

@@ -521,6 +521,7 @@ int compare_json_write(FILE *f, const struct cout_input *in, struct err *err)
 	jset(root, "profiles", json_profiles(in, &oom), &oom);
 	jset(root, "locks", json_locks(in, &oom), &oom);
 	jset(root, "devices", compare_devices_json(in, &oom), &oom);
+	jset(root, "kernel_cost", compare_kcost_json(in, &oom), &oom);
 	if (in->plots)
 		jset(root, "plots", json_plots(in, &oom), &oom);
 	jset(root, "excluded", json_excluded(in->rs, &oom), &oom);

@@ -37,13 +37,8 @@ static const char *const pgstats_wait_names[PW_NR] = {
 	[PW_COUNT] = "count",
 };
 
-/*
- * Split line in place at commas into at most max fields, unquoting.
- * Returns the count, or SIZE_MAX when there are more than max fields or
- * a quote is not closed or is followed by something other than a comma.
- * A CR before the end (CRLF files) is dropped.
- */
-static size_t pgstats_split(char *line, char **fields, size_t max)
+/* Declared in parse_pgstats.h; the kernel-cost hook's files use it too. */
+size_t parse_pgstats_split(char *line, char **fields, size_t max)
 {
 	char *p = line, *w;
 	size_t n = 0, len = strlen(line);
@@ -172,7 +167,7 @@ int parse_pgstats_waits(FILE *f, struct pgstats_waits *out, struct err *err)
 			out->bad_lines++;
 			continue;
 		}
-		n = pgstats_split(tl.line, fld, PGSTATS_COLS_MAX);
+		n = parse_pgstats_split(tl.line, fld, PGSTATS_COLS_MAX);
 		if (ncols == 0) {
 			/* Only the first line may be the header. */
 			if (n == SIZE_MAX || !tl.complete ||
@@ -314,7 +309,8 @@ int parse_pgstats_snapshot(FILE *f, struct pgstats_snapshot *out,
 		nonblank++;
 		n = textline_has_nul(&tl)
 			    ? SIZE_MAX
-			    : pgstats_split(tl.line, fld, PGSTATS_COLS_MAX);
+			    : parse_pgstats_split(tl.line, fld,
+						  PGSTATS_COLS_MAX);
 		if (!header) {
 			if (n == SIZE_MAX || !tl.complete ||
 			    strcmp(fld[0], "ts") != 0) {

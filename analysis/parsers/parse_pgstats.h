@@ -109,4 +109,13 @@ bool parse_pgstats_snapshot_value(const struct pgstats_snapshot *s, int col,
 /* Release what a parse allocated and zero s. Safe on a zeroed struct. */
 void parse_pgstats_snapshot_free(struct pgstats_snapshot *s);
 
+/*
+ * Split a line of psql's CSV in place at commas into at most max fields,
+ * unquoting (a quoted field loses its quotes and its doubled quotes; the
+ * fields point into line). Returns the count, or SIZE_MAX when there are
+ * more than max fields or a quote is not closed or is followed by
+ * something other than a comma. A CR at the end (CRLF files) is dropped.
+ */
+size_t parse_pgstats_split(char *line, char **fields, size_t max);
+
 #endif

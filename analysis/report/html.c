@@ -21,6 +21,7 @@
 #include "analysis/common/pagelink.h"
 #include "analysis/report/devices.h"
 #include "analysis/report/fidelity.h"
+#include "analysis/report/kcost_report.h"
 #include "analysis/report/html_ctx.h"
 #include "analysis/report/html_evidence.h"
 #include "src/base/atomic_file.h"
@@ -622,6 +623,16 @@ static void section_plots(struct html_ctx *c)
 			      "No plot could be drawn (see the notes).");
 }
 
+/* The kernel-cost hook per transaction type (kcost_report.h); read here. */
+static void section_kcost(struct html_ctx *c)
+{
+	struct kcost_report r;
+
+	if (kcost_report_read(c->in->run_dir, c->in->sum, &r) == 0)
+		kcost_report_write_html(&r, c->f);
+	kcost_report_free(&r);
+}
+
 /* ---- metadata ---- */
 
 static void json_rows(FILE *f, const char *prefix, const json_t *j, int *rows)
@@ -704,9 +715,9 @@ static void section_metadata(struct html_ctx *c)
  * declaring it in a header of this module, as html_evidence.h does).
  */
 static void (*const sections[])(struct html_ctx *c) = {
-	section_head,	       section_summary,	 section_host,	section_checks,
-	section_cost,	       section_fidelity, section_notes, section_plots,
-	html_evidence_section, section_metadata,
+	section_head,  section_summary,	      section_host,	section_checks,
+	section_cost,  section_kcost,	      section_fidelity, section_notes,
+	section_plots, html_evidence_section, section_metadata,
 };
 
 int html_write_report(const struct html_input *in, struct err *err)

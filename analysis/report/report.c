@@ -29,6 +29,7 @@
 #include "analysis/report/devices.h"
 #include "analysis/report/fidelity.h"
 #include "analysis/report/hostshare.h"
+#include "analysis/report/kcost_report.h"
 #include "analysis/report/html.h"
 #include "analysis/report/mixcsv.h"
 #include "analysis/common/pagelink.h"
@@ -50,6 +51,7 @@ struct report_ctx {
 	struct hostshare host;	   /* sys/procstat.csv over the window */
 	struct blockrun blocks;	   /* blocks.csv: a block run's blocks */
 	struct fidelity fid;	   /* an iosim run beside its calibration */
+	struct kcost_report kc;	   /* the kernel-cost hook, per type */
 };
 
 static int join(char *out, size_t size, const char *dir, const char *name,
@@ -198,6 +200,33 @@ static int fid_text(struct report_ctx *ctx, FILE *f, struct err *err)
 	return 0;
 }
 
+static int kc_read(struct report_ctx *ctx, struct err *err)
+{
+	int rc = kcost_report_read(ctx->dir, &ctx->sum, &ctx->kc);
+
+	return rc < 0 ? err_set(err, rc, "kernel cost: out of memory") : 0;
+}
+
+static int kc_json(struct report_ctx *ctx, json_t **out, struct err *err)
+{
+	bool any = kcost_report_any(&ctx->kc);
+
+	return part_json(any ? kcost_report_json(&ctx->kc) : NULL, any, out,
+			 err);
+}
+
+static int kc_text(struct report_ctx *ctx, FILE *f, struct err *err)
+{
+	(void)err;
+	kcost_report_write_text(&ctx->kc, f);
+	return 0;
+}
+
+static void kc_release(struct report_ctx *ctx)
+{
+	kcost_report_free(&ctx->kc);
+}
+
 static void host_release(struct report_ctx *ctx)
 {
 	hostshare_free(&ctx->host);
@@ -213,6 +242,7 @@ static const struct report_part parts[] = {
 	{"blocks", NULL, blocks_json, blocks_text, blocks_release},
 	{"devices", NULL, devs_json, devs_text, NULL},
 	{"fidelity", fid_read, fid_json, fid_text, NULL},
+	{"kernel_cost", kc_read, kc_json, kc_text, kc_release},
 };
 
 #define NPARTS (sizeof(parts) / sizeof(parts[0]))

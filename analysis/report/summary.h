@@ -202,16 +202,18 @@ struct summary {
 	uint64_t file_counts[TXN_NR][TXN_STATUS_NR]; /* rows of the whole
 							file by type and
 							status */
-	uint64_t rows_in_window;  /* rows inside the window */
-	uint64_t truncated_lines; /* cut last line of mix.csv (0 or 1) */
-	int64_t first_t_ms;	  /* earliest completion, -1 if no rows */
-	int64_t last_t_ms;	  /* latest completion, -1 if no rows */
-	uint64_t *steady_no;	  /* New-Orders per 10 s from the start */
-	size_t steady_n;	  /* entries used */
-	size_t steady_cap;	  /* entries allocated */
-	uint64_t cost_rows;	  /* rows inside run.json's cost window */
-	bool ckpts_known;	  /* checkpoints.csv was read and placed */
-	struct ckpt_list ckpts;	  /* its checkpoints that overlap the run,
+	uint64_t rows_in_window;       /* rows inside the window */
+	uint64_t truncated_lines;      /* cut last line of mix.csv (0 or 1) */
+	int64_t first_t_ms;	       /* earliest completion, -1 if no rows */
+	int64_t last_t_ms;	       /* latest completion, -1 if no rows */
+	uint64_t *steady_no;	       /* New-Orders per 10 s from the start */
+	size_t steady_n;	       /* entries used */
+	size_t steady_cap;	       /* entries allocated */
+	uint64_t cost_rows;	       /* rows inside run.json's cost window */
+	uint64_t cost_commits[TXN_NR]; /* of them, committed, per type (the
+					  kernel-cost hook's interval) */
+	bool ckpts_known;	       /* checkpoints.csv was read and placed */
+	struct ckpt_list ckpts;	       /* its checkpoints that overlap the run,
 				     s since the start of the run */
 	/* computed by summary_finish(): */
 	double measured_s;	  /* window length */

@@ -318,8 +318,11 @@ int summary_add(struct summary *s, const struct mixcsv_row *row,
 		s->last_t_ms = row->t_ms;
 	if (isfinite(s->run.cost_start_s) && isfinite(s->run.cost_end_s) &&
 	    row->t_ms >= llround(s->run.cost_start_s * 1000.0) &&
-	    row->t_ms < llround(s->run.cost_end_s * 1000.0))
+	    row->t_ms < llround(s->run.cost_end_s * 1000.0)) {
 		s->cost_rows++;
+		if (row->status == TXN_STATUS_OK)
+			s->cost_commits[row->type]++;
+	}
 	if (!in_window(s, row->t_ms))
 		return 0;
 	s->rows_in_window++;

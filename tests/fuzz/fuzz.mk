@@ -27,7 +27,7 @@ FUZZ_REPLAYS := $(addprefix build/asan/fuzz/replay_,$(FUZZ_NAMES))
 # reader, --keying-think and the split of checks.sql (with the embedded
 # SQL it is linked against), and run/hooks.tsv as embedded (evsource.c).
 FUZZ_LIB_SOURCES := $(sort $(wildcard src/base/*.c analysis/*/*.c)) \
-	src/cmd/opt.c drivers/pgconn.c drivers/pglayout.c \
+	src/cmd/opt.c drivers/pgconn.c drivers/pgconn_query.c drivers/pglayout.c \
 	drivers/iosim_profile.c terminals/pacing.c src/load/check.c \
 	build/gen/schema_sql.c build/gen/evsource_tsv.c
 FUZZ_OBJS := $(patsubst %.c,build/fuzz/obj/%.o,$(FUZZ_LIB_SOURCES))

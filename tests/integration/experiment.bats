@@ -157,6 +157,34 @@ EOF
 	[ -z "$output" ]
 }
 
+@test "a pg-setting variant is restored when oltpmark-run is interrupted" {
+	local auto pid status=0
+	# As the test above: job control, so that the run takes SIGINT.
+	set -m
+	env --default-signal=INT "$REPO/run/oltpmark-run" --label kern-p --configs cached --runs 1 -w 1 \
+		-d 60 --ramp-up 1 --no-baseline --hooks none \
+		--variant "wm=$REPO/run/variants/pg-setting work_mem 7MB" \
+		--results "$EXP_DIR/results-p" >"$EXP_DIR/int-p.out" 2>&1 &
+	pid=$!
+	for _ in $(seq 1 1200); do
+		[ -e "$EXP_DIR/results-p/kern-p+wm/cached/run-1/mix.csv.tmp" ] && break
+		sleep 0.1
+	done
+	auto=$(find "$EXP_DIR/results-p/.clusters" -name postgresql.auto.conf | head -n 1)
+	# applied while the run is under way
+	grep -q "^work_mem = '7MB'" "$auto"
+	kill -INT "$pid"
+	wait "$pid" || status=$?
+	set +m
+	cat "$EXP_DIR/int-p.out"
+	[ "$status" -eq 1 ]
+	grep -q "interrupted" "$EXP_DIR/int-p.out"
+	# put back exactly: no ALTER SYSTEM entry, as before
+	run grep -q '^work_mem' "$auto"
+	((status == 1))
+	grep -q 'work_mem back to ' "$EXP_DIR/int-p.out"
+}
+
 @test "bad options exit 2 with one line" {
 	run "$REPO/run/oltpmark-run" --runs 0
 	[ "$status" -eq 2 ]

@@ -16,7 +16,7 @@
 load helpers
 
 ALL_HOOKS=(sysinfo vmstat iostat interrupts diskstats pg-stats hostprobe
-	procstat readprofile lockstat perf-profile perf-lock)
+	procstat kernel-cost readprofile lockstat perf-profile perf-lock)
 
 setup_file() {
 	local h t0 t1
@@ -329,6 +329,30 @@ newdir() {
 	[[ ! -e $SYS/.pg-stats.sql ]]
 }
 
+@test "kernel-cost: snapshots per query id at start and stop, with the wait profile" {
+	local when
+
+	[[ ! -e $CYCLE/pg-start.failed ]] || {
+		cat "$CYCLE/pg-start.log"
+		return 1
+	}
+	if [[ -e $SYS/kernel-cost.skipped ]]; then
+		# Only for want of the extensions, which run/pg preloads when
+		# they are installed.
+		grep -q '^the server does not preload pg_stat_kcache' "$SYS/kernel-cost.skipped"
+		skip "$(<"$SYS/kernel-cost.skipped")"
+	fi
+	for when in start stop; do
+		[[ $(head -1 "$SYS/kcost.$when.csv") == ts,queryid,calls,time_ms,user_s,system_s,reads_bytes,writes_bytes,minflts,majflts,nvcsws,nivcsws,query ]]
+		# The hook's own statements at least.
+		(($(wc -l <"$SYS/kcost.$when.csv") >= 2))
+		if [[ ! -e $SYS/kernel-cost.err ]]; then
+			[[ $(head -1 "$SYS/kcost_waits.$when.csv") == ts,queryid,event_type,event,count ]]
+		fi
+	done
+	[[ ! -e $SYS/.kernel-cost.plan && ! -e $SYS/.kernel-cost.pid ]]
+}
+
 @test "readprofile: the fixture profile reads exactly as util-linux printed it" {
 	[[ ! -e $SYS/readprofile.skipped ]]
 	cmp "$SYS/readprofile.txt" "$FIX/readprofile/readprofile-base.txt"
@@ -455,8 +479,8 @@ assert j["cpu"]["ns_per_op_min"] <= j["cpu"]["ns_per_op"]' "$SYS/hostprobe.$a.js
 			"$HOOKS/$h" start "$dir"
 		PATH=$bin "$HOOKS/$h" stop "$dir"
 	done
-	for h in vmstat iostat interrupts diskstats pg-stats readprofile \
-		lockstat perf-profile perf-lock; do
+	for h in vmstat iostat interrupts diskstats pg-stats kernel-cost \
+		readprofile lockstat perf-profile perf-lock; do
 		echo "$h: $(cat "$dir/$h.skipped")"
 		grep -q 'not found (Debian package ' "$dir/$h.skipped"
 		[[ ! -e $dir/.$h.pid ]]
@@ -637,7 +661,7 @@ assert j["cpu"]["ns_per_op_min"] <= j["cpu"]["ns_per_op"]' "$SYS/hostprobe.$a.js
 
 	run "$HOOKS/run-all" list
 	((status == 0))
-	[[ ${lines[0]} == 'cheap: sysinfo vmstat iostat interrupts diskstats pg-stats hostprobe procstat' ]]
+	[[ ${lines[0]} == 'cheap: sysinfo vmstat iostat interrupts diskstats pg-stats hostprobe procstat kernel-cost' ]]
 	[[ ${lines[1]} == 'diagnostic: readprofile lockstat perf-profile perf-lock' ]]
 
 	dir=$(newdir)/sys

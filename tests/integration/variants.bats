@@ -16,6 +16,9 @@
 #   them all before it changes any, and restore puts each one back from
 #   its saved state, without the server;
 # - sysctl puts back the value it found, also after two applies;
+# - pg-setting changes a reloadable PostgreSQL setting and puts back
+#   exactly what postgresql.auto.conf held, and refuses one that needs a
+#   restart or new connections;
 # - none changes nothing.
 # The cgroup, iosched and sysctl tests need root, cpu-quota a cpu
 # controller, iosched loop devices.
@@ -284,4 +287,61 @@ sched() {
 	run "$REPO/run/variants/none" restore
 	[ "$status" -eq 0 ]
 	[ -z "$(ls -A "$OLTPMARK_VARIANT_STATE_DIR")" ]
+}
+
+@test "pg-setting: ALTER SYSTEM and a reload, then exactly what postgresql.auto.conf held" {
+	local auto=$OLTPMARK_PGDATA/postgresql.auto.conf
+
+	# no entry before: none after
+	run "$REPO/run/variants/pg-setting" work_mem 7MB apply
+	((status == 0))
+	[[ $(psql_value "SHOW work_mem") == 7MB ]]
+	grep -q "^work_mem = '7MB'" "$auto"
+	run "$REPO/run/variants/pg-setting" work_mem 7MB restore
+	((status == 0))
+	run grep -q '^work_mem' "$auto"
+	((status == 1))
+	[[ $(psql_value "SHOW work_mem") == 4MB ]]
+	# an entry before: that entry after, also after two applies; a
+	# second restore does nothing
+	psql_value "ALTER SYSTEM SET work_mem = '5MB'" >/dev/null
+	psql_value "SELECT pg_reload_conf()" >/dev/null
+	run "$REPO/run/variants/pg-setting" work_mem 9MB apply
+	run "$REPO/run/variants/pg-setting" work_mem 9MB apply
+	((status == 0))
+	[[ $(psql_value "SHOW work_mem") == 9MB ]]
+	run "$REPO/run/variants/pg-setting" work_mem 9MB restore
+	((status == 0))
+	run "$REPO/run/variants/pg-setting" work_mem 9MB restore
+	((status == 0))
+	grep -q "^work_mem = '5MB'" "$auto"
+	[[ $(psql_value "SHOW work_mem") == 5MB ]]
+	psql_value "ALTER SYSTEM RESET work_mem" >/dev/null
+	psql_value "SELECT pg_reload_conf()" >/dev/null
+	# without OLTPMARK_CONNINFO: the cluster of OLTPMARK_PGDATA
+	OLTPMARK_CONNINFO='' run "$REPO/run/variants/pg-setting" work_mem 6MB apply
+	((status == 0))
+	[[ $(psql_value "SHOW work_mem") == 6MB ]]
+	OLTPMARK_CONNINFO='' run "$REPO/run/variants/pg-setting" work_mem 6MB restore
+	((status == 0))
+	run grep -q '^work_mem' "$auto"
+	((status == 1))
+}
+
+@test "pg-setting: a setting that needs a restart, or new connections, or none, is refused" {
+	run "$REPO/run/variants/pg-setting" shared_buffers 1GB apply
+	((status == 2))
+	[[ $output == *"shared_buffers needs a server restart (context postmaster)"* ]]
+	run "$REPO/run/variants/pg-setting" log_connections on apply
+	((status == 2))
+	[[ $output == *"new connections"* ]]
+	run "$REPO/run/variants/pg-setting" no_such_setting 1 apply
+	((status == 2))
+	[[ $output == *"no such PostgreSQL setting no_such_setting"* ]]
+	run "$REPO/run/variants/pg-setting" "bad name" 1 apply
+	((status == 2))
+	run "$REPO/run/variants/pg-setting" work_mem apply
+	((status == 2))
+	run grep -q '^shared_buffers\|^log_connections' "$OLTPMARK_PGDATA/postgresql.auto.conf"
+	((status == 1))
 }

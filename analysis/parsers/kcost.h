@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * kcost.h - the kernel-cost hook's snapshots turned into figures per
+ * transaction type, for report and compare alike: the counters' growth
+ * from kcost.start.csv to kcost.stop.csv per query id, each query id
+ * added to the type its text names (parse_kcost_type()), the wait
+ * samples of the same interval per type with the top events, the
+ * figures per committed transaction (kcost_figure()), and the check that
+ * the query ids' CPU adds up to the server processes' CPU measured over
+ * the same interval (kcost_check()).
+ */
+#ifndef OLTPMARK_ANALYSIS_KCOST_H
+#define OLTPMARK_ANALYSIS_KCOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/parsers/parse_kcost.h"
+#include "src/base/err.h"
+
+#define KCOST_TOP_WAITS 3    /* wait events shown per type */
+#define KCOST_AGREE_PCT 10.0 /* the CPU check's tolerance, % */
+#define KCOST_WHY_MAX	256  /* a reason, with its NUL */
+
+/* A figure per committed transaction, as report and compare show them. */
+enum kcost_figure {
+	KCOST_FIG_SERVER_MS,   /* server time (planning + execution), ms */
+	KCOST_FIG_USER_MS,     /* user CPU, ms */
+	KCOST_FIG_SYSTEM_MS,   /* system CPU, ms */
+	KCOST_FIG_OFFCPU_MS,   /* server time less CPU, ms */
+	KCOST_FIG_READ_BYTES,  /* bytes read from the device */
+	KCOST_FIG_WRITE_BYTES, /* bytes written towards the device */
+	KCOST_FIG_NVCSW,       /* voluntary context switches */
+	KCOST_FIG_NIVCSW,      /* involuntary context switches */
+	KCOST_FIG_MAJFLT,      /* major page faults */
+	KCOST_FIG_MINFLT,      /* minor page faults */
+	KCOST_FIG_NR
+};
+
+/* One wait event of a type, over the interval. */
+struct kcost_topwait {
+	char type[KCOST_EVENT_MAX];  /* event_type */
+	char event[KCOST_EVENT_MAX]; /* event */
+	double samples;		     /* samples in the interval */
+	double share;		     /* of the type's samples, 0..1 */
+};
+
+/* One type (or control, other): the growth over the interval. */
+struct kcost_row {
+	double v[KCOST_COUNTER_NR]; /* counters' growth, added up */
+	size_t queries;		    /* query ids added here */
+	double wait_samples;	    /* wait samples of these query ids */
+	struct kcost_topwait top[KCOST_TOP_WAITS]; /* most samples first */
+	size_t ntop;				   /* entries of top */
+};
+
+/* A query id of the workload and the type it was added to. */
+struct kcost_map {
+	int64_t queryid; /* pg_stat_statements' id */
+	int type;	 /* TXN_* or KCOST_TYPE_CONTROL */
+	double calls;	 /* its calls in the interval */
+};
+
+/* The hook's files of one run. Owns map: kcost_free() releases it. */
+struct kcost_table {
+	bool present;			     /* both snapshots were read */
+	char start_ts[KCOST_TS_MAX];	     /* when the start snapshot was
+					   taken, as written, UTC */
+	char stop_ts[KCOST_TS_MAX];	     /* and the stop snapshot */
+	struct kcost_row row[KCOST_TYPE_NR]; /* by TXN_*, control, other */
+	struct kcost_map *map;		     /* workload query ids */
+	size_t nmap;			     /* entries of map */
+	size_t resets;	      /* query ids whose counters went backwards
+				(reset, evicted): their stop values kept */
+	size_t bad_lines;     /* rows skipped in the files */
+	bool waits;	      /* the wait profile was read */
+	double wait_samples;  /* all wait samples in the interval */
+	double wait_no_query; /* of them, with no query id */
+};
+
+/*
+ * Read sys_dir/kcost.{start,stop}.csv and, when both are there,
+ * kcost_waits.{start,stop}.csv into *out (overwritten). Returns 0 with
+ * out->present false when the start or stop snapshot is missing (the
+ * hook did not run, or was skipped), 0 with it true when the figures
+ * are there, and a negative errno with err set (naming the file) when a
+ * file is there but cannot be read: the caller shows that one line.
+ */
+int kcost_read(const char *sys_dir, struct kcost_table *out, struct err *err);
+
+/*
+ * The same from parsed snapshots (waits may be NULL for none): what
+ * kcost_read() does once the files are read. 0, or -ENOMEM.
+ */
+int kcost_compute(const struct kcost_snapshot *start,
+		  const struct kcost_snapshot *stop,
+		  const struct kcost_waits *wstart,
+		  const struct kcost_waits *wstop, struct kcost_table *out);
+
+/* Release the map and zero t. Safe on a zeroed table. */
+void kcost_free(struct kcost_table *t);
+
+/* The figure's key in summary.json ("user_cpu_ms", ...). */
+const char *kcost_figure_key(enum kcost_figure f);
+
+/* Its heading in the tables ("user CPU ms", ...). */
+const char *kcost_figure_title(enum kcost_figure f);
+
+/* Decimals it is shown with. */
+int kcost_figure_decimals(enum kcost_figure f);
+
+/*
+ * Figure f of row r per committed transaction (commits of its type over
+ * the same interval); NAN when commits is 0.
+ */
+double kcost_figure(const struct kcost_row *r, enum kcost_figure f,
+		    double commits);
+
+/* The CPU check: the query ids' CPU against the server processes'. */
+struct kcost_check {
+	bool known;	     /* both figures are there */
+	double kcost_cpu_s;  /* user + system of every query id, s */
+	double server_cpu_s; /* the server processes', s (run.json) */
+	double diff_s;	     /* kcost - server */
+	double diff_pct;     /* diff_s / server_cpu_s, % */
+	bool agree;	     /* |diff_pct| <= KCOST_AGREE_PCT */
+};
+
+/* Check t against server_cpu_s (NAN: not measured) into *out. */
+void kcost_check(const struct kcost_table *t, double server_cpu_s,
+		 struct kcost_check *out);
+
+#endif

@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * kcost_report.c - the kernel-cost hook's figures per transaction type in
+ * summary.json, summary.txt and report.html (see kcost_report.h).
+ */
+#include "analysis/report/kcost_report.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/common/html_page.h"
+#include "src/base/resfile.h"
+
+/* The first line of path into buf ("" when there is none). */
+static void first_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	if (fgets(buf, (int)size, f))
+		buf[strcspn(buf, "\r\n")] = '\0';
+	fclose(f);
+}
+
+int kcost_report_read(const char *run_dir, const struct summary *s,
+		      struct kcost_report *out)
+{
+	char sys[PATH_MAX], path[PATH_MAX];
+	struct err err;
+	int rc, t;
+
+	memset(out, 0, sizeof(*out));
+	for (t = 0; t < TXN_NR; t++)
+		out->commits[t] = (double)s->cost_commits[t];
+	if (snprintf(sys, sizeof(sys), "%s/sys", run_dir) >= (int)sizeof(sys))
+		return 0;
+	if (snprintf(path, sizeof(path), "%s/kernel-cost.skipped", sys) <
+	    (int)sizeof(path))
+		first_line(path, out->skipped, sizeof(out->skipped));
+	err_clear(&err);
+	rc = kcost_read(sys, &out->t, &err);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc < 0) {
+		snprintf(out->error, sizeof(out->error), "%s", err.msg);
+		return 0;
+	}
+	kcost_check(&out->t, s->run.server_cpu_s, &out->check);
+	return 0;
+}
+
+bool kcost_report_any(const struct kcost_report *r)
+{
+	return r->t.present || r->error[0] || r->skipped[0];
+}
+
+void kcost_report_free(struct kcost_report *r)
+{
+	kcost_free(&r->t);
+	memset(r, 0, sizeof(*r));
+}
+
+/* --- summary.json */
+
+static json_t *type_json(const struct kcost_row *r, double commits)
+{
+	json_t *o = json_object(), *top = json_array(), *w;
+	size_t i;
+	int f;
+
+	if (!o || !top) {
+		json_decref(o);
+		json_decref(top);
+		return NULL;
+	}
+	json_object_set_new(o, "commits", json_integer((json_int_t)commits));
+	json_object_set_new(o, "calls",
+			    json_integer((json_int_t)r->v[KCOST_CALLS]));
+	for (f = 0; f < KCOST_FIG_NR; f++)
+		json_object_set_new(o, kcost_figure_key(f),
+				    resfile_real(kcost_figure(r, f, commits),
+						 kcost_figure_decimals(f) + 3));
+	json_object_set_new(o, "wait_samples",
+			    resfile_real(r->wait_samples, 0));
+	for (i = 0; i < r->ntop; i++) {
+		w = json_pack("{s:s, s:s, s:o}", "event_type", r->top[i].type,
+			      "event", r->top[i].event, "share",
+			      resfile_real(r->top[i].share, 4));
+		if (w)
+			json_array_append_new(top, w);
+	}
+	json_object_set_new(o, "top_waits", top);
+	return o;
+}
+
+/* control and other: totals over the interval, no commits of their own */
+static json_t *total_json(const struct kcost_row *r)
+{
+	return json_pack("{s:I, s:o, s:o, s:o, s:I}", "calls",
+			 (json_int_t)r->v[KCOST_CALLS], "time_ms",
+			 resfile_real(r->v[KCOST_TIME_MS], 3), "user_cpu_s",
+			 resfile_real(r->v[KCOST_USER_S], 6), "system_cpu_s",
+			 resfile_real(r->v[KCOST_SYSTEM_S], 6), "queries",
+			 (json_int_t)r->queries);
+}
+
+static json_t *check_json(const struct kcost_check *c)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:f}", "kcost_cpu_s",
+			 resfile_real(c->kcost_cpu_s, 3), "server_cpu_s",
+			 resfile_real(c->server_cpu_s, 3), "diff_s",
+			 resfile_real(c->diff_s, 3), "diff_pct",
+			 resfile_real(c->diff_pct, 1), "agree",
+			 c->known ? json_boolean(c->agree) : json_null(),
+			 "tolerance_pct", KCOST_AGREE_PCT);
+}
+
+json_t *kcost_report_json(const struct kcost_report *r)
+{
+	const struct kcost_table *t = &r->t;
+	json_t *o = json_object(), *types, *q;
+	size_t i;
+	int ty;
+
+	if (!o)
+		return NULL;
+	if (r->skipped[0])
+		json_object_set_new(o, "skipped", json_string(r->skipped));
+	if (r->error[0])
+		json_object_set_new(o, "error", json_string(r->error));
+	if (!t->present)
+		return o;
+	json_object_set_new(o, "start", json_string(t->start_ts));
+	json_object_set_new(o, "stop", json_string(t->stop_ts));
+	types = json_object();
+	q = json_array();
+	if (!types || !q) {
+		json_decref(types);
+		json_decref(q);
+		json_decref(o);
+		return NULL;
+	}
+	for (ty = 0; ty < TXN_NR; ty++)
+		json_object_set_new(types, txn_type_name(ty),
+				    type_json(&t->row[ty], r->commits[ty]));
+	json_object_set_new(o, "types", types);
+	json_object_set_new(o, "control",
+			    total_json(&t->row[KCOST_TYPE_CONTROL]));
+	json_object_set_new(o, "other", total_json(&t->row[KCOST_TYPE_OTHER]));
+	json_object_set_new(o, "cpu_check", check_json(&r->check));
+	json_object_set_new(o, "waits", json_boolean(t->waits));
+	json_object_set_new(o, "wait_samples",
+			    resfile_real(t->wait_samples, 0));
+	json_object_set_new(o, "wait_samples_no_query",
+			    resfile_real(t->wait_no_query, 0));
+	json_object_set_new(o, "resets", json_integer((json_int_t)t->resets));
+	json_object_set_new(o, "bad_lines",
+			    json_integer((json_int_t)t->bad_lines));
+	for (i = 0; i < t->nmap; i++)
+		json_array_append_new(
+			q, json_pack("{s:I, s:s, s:I}", "queryid",
+				     (json_int_t)t->map[i].queryid, "type",
+				     parse_kcost_type_key(t->map[i].type),
+				     "calls", (json_int_t)t->map[i].calls));
+	json_object_set_new(o, "queries", q);
+	return o;
+}
+
+/* --- summary.txt */
+
+/* A figure in width w, "-" when unknown. */
+static void put_fig(FILE *f, int w, double x, int decimals)
+{
+	if (isfinite(x))
+		fprintf(f, " %*.*f", w, decimals, x);
+	else
+		fprintf(f, " %*s", w, "-");
+}
+
+static void write_check_text(const struct kcost_check *c, FILE *f)
+{
+	if (!c->known) {
+		fprintf(f,
+			"  CPU check: query ids %.3f s; the server processes' "
+			"CPU was not measured (run.json cost.server_cpu_s)\n",
+			c->kcost_cpu_s);
+		return;
+	}
+	fprintf(f,
+		"  CPU check: query ids %.3f s, server processes %.3f s "
+		"(run.json cost), difference %+.3f s (%+.1f %%): %s "
+		"(tolerance %.0f %%)\n",
+		c->kcost_cpu_s, c->server_cpu_s, c->diff_s, c->diff_pct,
+		c->agree ? "agree" : "DISAGREE", KCOST_AGREE_PCT);
+}
+
+void kcost_report_write_text(const struct kcost_report *r, FILE *f)
+{
+	const struct kcost_table *t = &r->t;
+	size_t i;
+	int ty, k;
+
+	if (!kcost_report_any(r))
+		return;
+	fputs("\nKernel cost per committed transaction (kernel-cost hook)\n",
+	      f);
+	if (r->skipped[0])
+		fprintf(f, "  skipped: %s\n", r->skipped);
+	if (r->error[0])
+		fprintf(f, "  not read: %s\n", r->error);
+	if (!t->present)
+		return;
+	fprintf(f, "  interval %s to %s\n", t->start_ts, t->stop_ts);
+	fprintf(f, "  %-13s %8s", "type", "commits");
+	for (k = 0; k < KCOST_FIG_NR; k++)
+		fprintf(f, " %*s", k < KCOST_FIG_READ_BYTES ? 11 : 15,
+			kcost_figure_title(k));
+	fputc('\n', f);
+	for (ty = 0; ty < TXN_NR; ty++) {
+		fprintf(f, "  %-13s %8.0f", txn_type_name(ty), r->commits[ty]);
+		for (k = 0; k < KCOST_FIG_NR; k++)
+			put_fig(f, k < KCOST_FIG_READ_BYTES ? 11 : 15,
+				kcost_figure(&t->row[ty], k, r->commits[ty]),
+				kcost_figure_decimals(k));
+		fputc('\n', f);
+	}
+	for (ty = KCOST_TYPE_CONTROL; ty <= KCOST_TYPE_OTHER; ty++) {
+		const struct kcost_row *x = &t->row[ty];
+
+		fprintf(f,
+			"  %s: %.0f calls, %.3f s server time, %.3f s CPU "
+			"(not per transaction)\n",
+			ty == KCOST_TYPE_CONTROL ? "BEGIN/COMMIT/ROLLBACK"
+						 : "other statements",
+			x->v[KCOST_CALLS], x->v[KCOST_TIME_MS] / 1000.0,
+			x->v[KCOST_USER_S] + x->v[KCOST_SYSTEM_S]);
+	}
+	if (t->waits) {
+		for (ty = 0; ty < TXN_NR; ty++) {
+			const struct kcost_row *x = &t->row[ty];
+
+			fprintf(f, "  waits %-13s %6.0f samples",
+				txn_type_name(ty), x->wait_samples);
+			for (i = 0; i < x->ntop; i++)
+				fprintf(f, "%s %s:%s %.0f %%", i ? "," : ":",
+					x->top[i].type, x->top[i].event,
+					100.0 * x->top[i].share);
+			fputc('\n', f);
+		}
+		fprintf(f,
+			"  wait samples with no query id: %.0f of %.0f "
+			"(background processes, idle sessions)\n",
+			t->wait_no_query, t->wait_samples);
+	} else {
+		fputs("  no wait profile (pg_wait_sampling not loaded)\n", f);
+	}
+	write_check_text(&r->check, f);
+}
+
+/* --- report.html */
+
+static void html_fig(FILE *f, double x, int decimals)
+{
+	if (isfinite(x))
+		fprintf(f, "<td>%.*f</td>", decimals, x);
+	else
+		fputs("<td>&ndash;</td>", f);
+}
+
+void kcost_report_write_html(const struct kcost_report *r, FILE *f)
+{
+	const struct kcost_table *t = &r->t;
+	const struct kcost_check *c = &r->check;
+	size_t i;
+	int ty, k;
+
+	if (!kcost_report_any(r))
+		return;
+	fputs("<h2 id=\"kernel-cost\">Kernel cost per transaction type</h2>\n",
+	      f);
+	if (r->skipped[0]) {
+		fputs("<p class=\"skip\">kernel-cost hook skipped: ", f);
+		html_page_escape(f, r->skipped);
+		fputs("</p>\n", f);
+	}
+	if (r->error[0]) {
+		fputs("<p class=\"bad\">Not read: ", f);
+		html_page_escape(f, r->error);
+		fputs("</p>\n", f);
+	}
+	if (!t->present)
+		return;
+	fputs("<p class=\"sub\">Per committed transaction (mix.csv, run.json's "
+	      "cost window), from pg_stat_statements and pg_stat_kcache "
+	      "between ",
+	      f);
+	html_page_escape(f, t->start_ts);
+	fputs(" and ", f);
+	html_page_escape(f, t->stop_ts);
+	fputs(". Off-CPU: server time less user and system CPU.</p>\n", f);
+	fputs("<table>\n<tr><th class=\"l\">type</th><th>commits</th>", f);
+	for (k = 0; k < KCOST_FIG_NR; k++)
+		fprintf(f, "<th>%s</th>", kcost_figure_title(k));
+	fputs("<th class=\"l\">top waits (share of its samples)</th></tr>\n",
+	      f);
+	for (ty = 0; ty < TXN_NR; ty++) {
+		const struct kcost_row *x = &t->row[ty];
+
+		fprintf(f, "<tr><td class=\"l\">%s</td><td>%.0f</td>",
+			txn_type_name(ty), r->commits[ty]);
+		for (k = 0; k < KCOST_FIG_NR; k++)
+			html_fig(f, kcost_figure(x, k, r->commits[ty]),
+				 kcost_figure_decimals(k));
+		fputs("<td class=\"l\">", f);
+		for (i = 0; i < x->ntop; i++) {
+			fputs(i ? ", " : "", f);
+			html_page_escape(f, x->top[i].type);
+			fputc(':', f);
+			html_page_escape(f, x->top[i].event);
+			fprintf(f, " %.0f&nbsp;%%", 100.0 * x->top[i].share);
+		}
+		if (!x->ntop)
+			fputs(t->waits ? "none sampled" : "no wait profile", f);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	if (!c->known) {
+		fprintf(f,
+			"<p class=\"skip\">CPU check: query ids %.3f s; the "
+			"server processes' CPU was not measured.</p>\n",
+			c->kcost_cpu_s);
+		return;
+	}
+	fprintf(f,
+		"<p>CPU check: query ids %.3f s, server processes %.3f s "
+		"(run.json cost), difference %+.3f s (%+.1f&nbsp;%%): "
+		"<span class=\"%s\">%s</span> (tolerance %.0f&nbsp;%%).</p>\n",
+		c->kcost_cpu_s, c->server_cpu_s, c->diff_s, c->diff_pct,
+		c->agree ? "ok" : "bad", c->agree ? "agree" : "disagree",
+		KCOST_AGREE_PCT);
+}

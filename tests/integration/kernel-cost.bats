@@ -1,0 +1,130 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The kernel-cost hook end to end: short runs (W=1, 1 s ramp-up, 4 s
+# measured) with the hook around them, as run/oltpmark-run starts it,
+# then report and compare; and the same server restarted without the
+# extensions, where the hook is skipped with its reason and the report is
+# otherwise what it was. Needs pg_stat_kcache in the server's library
+# directory (run/install-deps demo), else skipped.
+
+load helpers
+
+setup_file() {
+	export KC=$BATS_FILE_TMPDIR
+	if ! pg_throwaway_start >"$KC/pg-start.log" 2>&1; then
+		echo failed >"$KC/pg-start.failed"
+		return 0
+	fi
+	"$OLTPMARK" load -w 1 -j 2 --conninfo "$OLTPMARK_CONNINFO" \
+		>"$KC/load.log" 2>&1 || echo failed >"$KC/load.failed"
+}
+
+teardown_file() {
+	pg_throwaway_stop
+}
+
+setup() {
+	[[ ! -e $KC/pg-start.failed ]] || {
+		cat "$KC/pg-start.log"
+		return 1
+	}
+	[[ ! -e $KC/load.failed ]] || {
+		cat "$KC/load.log"
+		return 1
+	}
+}
+
+# kc_run DIR LABEL [RUN-OPTIONS...]: one run with the hook around it.
+kc_run() {
+	local dir=$1 label=$2 pid
+	shift 2
+
+	pid=$(head -n 1 "$PGTEST_DIR/data/postmaster.pid")
+	mkdir -p "$dir/sys"
+	OLTPMARK_RAMP_UP_S=1 OLTPMARK_DURATION_S=4 \
+		"$REPO/run/hooks/kernel-cost" start "$dir/sys"
+	"$OLTPMARK" run -w 1 -d 4 --ramp-up 1 --keying-think none \
+		--label "$label" --conninfo "$OLTPMARK_CONNINFO" \
+		--server-pid "$pid" --out "$dir" "$@" >"$dir.log" 2>&1
+	OLTPMARK_RAMP_UP_S=1 OLTPMARK_DURATION_S=4 \
+		"$REPO/run/hooks/kernel-cost" stop "$dir/sys"
+	"$OLTPMARK" report --no-plots "$dir" >/dev/null
+}
+
+# Skip unless the server preloads pg_stat_kcache.
+need_kcache() {
+	[[ $(psql_value "SELECT current_setting('shared_preload_libraries')") == *pg_stat_kcache* ]] ||
+		skip "pg_stat_kcache is not installed (run/install-deps demo)"
+}
+
+@test "report: a table per type with CPU for every type, in both modes, and the CPU check" {
+	local mode dir type
+
+	need_kcache
+	for mode in procedure sql; do
+		dir=$KC/runs/$mode
+		kc_run "$dir" "$mode" --tx-mode "$mode"
+		[[ ! -e $dir/sys/kernel-cost.skipped ]]
+		grep -q '^Kernel cost per committed transaction (kernel-cost hook)$' "$dir/summary.txt"
+		for type in new_order payment order_status delivery stock_level; do
+			# user + system CPU per committed transaction > 0
+			run json_eval "$dir/summary.json" \
+				"d['kernel_cost']['types']['$type']['user_cpu_ms'] + d['kernel_cost']['types']['$type']['system_cpu_ms'] > 0"
+			[[ $output == True ]]
+			grep -q "^  $type " "$dir/summary.txt"
+		done
+		grep -q '^  CPU check: query ids [0-9.]* s, server processes [0-9.]* s (run.json cost), difference ' "$dir/summary.txt"
+		run json_eval "$dir/summary.json" "d['kernel_cost']['cpu_check']['server_cpu_s'] > 0"
+		[[ $output == True ]]
+		# the map of query ids to types is beside the figures
+		run json_eval "$dir/summary.json" "sorted(set(q['type'] for q in d['kernel_cost']['queries']) - {'control'})"
+		[[ $output == "['delivery', 'new_order', 'order_status', 'payment', 'stock_level']" ]]
+	done
+	# report.html (not written with --no-plots) has the section
+	"$OLTPMARK" report "$dir" >/dev/null
+	grep -q '<h2 id="kernel-cost">Kernel cost per transaction type</h2>' "$dir/report.html"
+}
+
+@test "compare on two labels prints the per-type table and what changed most" {
+	local l i
+
+	need_kcache
+	for l in a b; do
+		for i in 1 2; do
+			kc_run "$KC/cmp/$l-$i" "$l"
+		done
+	done
+	run "$OLTPMARK" compare --baseline a "$KC/cmp"
+	((status == 0))
+	echo "$output"
+	[[ $output == *"Kernel cost per transaction type"* ]]
+	[[ $output == *"per committed transaction, mean over the runs"* ]]
+	[[ $output == *"change against a, % (95 % interval)"* ]]
+	grep -Eq '^b +stock_level +[-+][0-9.]+ ±[0-9.]+' <<<"$output"
+	grep -q '^  b, what changed most: ' <<<"$output"
+	run "$OLTPMARK" compare --baseline a --format json "$KC/cmp"
+	((status == 0))
+	[[ $(json_eval <(echo "$output") "len(d['kernel_cost'])") == 10 ]]
+}
+
+@test "without the extensions the hook is skipped with its reason, the rest unchanged" {
+	local dir=$KC/runs/plain
+
+	run "$RUN_PG" stop "$PGTEST_DIR"
+	((status == 0))
+	run "$RUN_PG" start "$PGTEST_DIR" -- -c shared_preload_libraries=pg_stat_statements
+	((status == 0))
+	kc_run "$dir" plain
+	grep -q '^the server does not preload pg_stat_kcache (Debian package postgresql-[0-9]*-pg-stat-kcache' \
+		"$dir/sys/kernel-cost.skipped"
+	[[ ! -e $dir/sys/kcost.start.csv && ! -e $dir/sys/.kernel-cost.pid ]]
+	# the run and its report as ever: the summary says why, nothing else
+	grep -q '^  skipped: the server does not preload pg_stat_kcache' "$dir/summary.txt"
+	grep -q '^  NOTPM ' "$dir/summary.txt"
+	run json_eval "$dir/summary.json" "list(d['kernel_cost'].keys())"
+	[[ $output == "['skipped']" ]]
+	run "$RUN_PG" stop "$PGTEST_DIR"
+	run "$RUN_PG" start "$PGTEST_DIR"
+	((status == 0))
+}
