@@ -130,7 +130,7 @@ setup() {
 	cmp "$REPO/LICENSE" "$P/share/doc/oltpmark/LICENSE"
 	# every SPDX line in the tree names the same license
 	# (this file is left out: its own pattern and expected line match)
-	run bash -c "cd '$REPO' && git grep -h -o 'SPDX-License-Identifier: [^ *]*' -- ':!tests/integration/install.bats' | sort -u"
+	run bash -c "cd '$REPO' && git grep -I -h -o 'SPDX-License-Identifier: [^ *]*' -- ':!tests/integration/install.bats' | sort -u"
 	[ "$status" -eq 0 ]
 	[ "$output" = "SPDX-License-Identifier: GPL-2.0-or-later" ]
 }

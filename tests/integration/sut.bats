@@ -262,7 +262,7 @@ sut_postmasters() {
 		--label killed --configs cached --runs 1 -w 1 -d 60 --ramp-up 1 \
 		--hooks vmstat --results "$SUT_TMP/killed" >"$out" 2>&1 &
 	pid=$!
-	wait_for 300 grep -q "run: killed cached" "$out"
+	wait_for 300 grep -q "run [0-9]* of [0-9]*: killed cached" "$out"
 	wait_for 30 test -s "$SUT_TREE/var/.oltpmark-run.state"
 	[ -n "$(sut_postmasters)" ]
 	# Its guard on the SUT too: nothing puts the SUT back but --recover.
@@ -287,7 +287,7 @@ sut_postmasters() {
 		--label lost --configs cached --runs 1 -w 1 -d 60 --ramp-up 1 \
 		--hooks vmstat --results "$SUT_TMP/lost" >"$out" 2>&1 &
 	pid=$!
-	wait_for 300 grep -q "run: lost cached" "$out"
+	wait_for 300 grep -q "run [0-9]* of [0-9]*: lost cached" "$out"
 	sleep 3
 	sshd_kill
 	wait "$pid" || status=$?
