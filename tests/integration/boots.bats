@@ -208,6 +208,18 @@ plan() {
 	[ -z "$(ls -A "$T/systemd")" ]
 }
 
+@test "options for run/oltpmark-run are checked before the first boot" {
+	run "$REPO/run/oltpmark-run" --kernel "A=$KA" --kernel "B=$KB" \
+		--boot-command "$T/fake-boot" --results "$T/results" --configs cached --hooks bogus
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[[ $output == *"bogus"* ]]
+	[[ $output == *"the options for run/oltpmark-run were refused"* ]]
+	[ ! -e "$T/results" ]
+	[ -z "$(ls -A "$T/systemd")" ]
+	[ ! -e "$T/boot-requests" ]
+}
+
 @test "a two-kernel plan of real runs: each boot checked and run, compared at the end" {
 	# One boot each (A B): a real boot's runs take a minute or two here;
 	# the A B B A order is the next test's, with synthetic runs.
