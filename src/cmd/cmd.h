@@ -11,6 +11,11 @@
 #define EXIT_WORK_FAILED 1
 #define EXIT_BAD_USAGE	 2
 
+/* The exit status for a negative errno from a reader of result files:
+ * EXIT_BAD_USAGE for missing, unparsable or clashing input, else
+ * EXIT_WORK_FAILED (src/cmd/exit_status.c). */
+int cmd_exit_status(int rc);
+
 int cmd_load(int argc, char **argv);		/* src/cmd/cmd_load.c */
 int cmd_check(int argc, char **argv);		/* src/cmd/cmd_check.c */
 int cmd_run(int argc, char **argv);		/* src/cmd/cmd_run.c */

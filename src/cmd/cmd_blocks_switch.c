@@ -108,13 +108,9 @@ int cmd_blocks_switch(int argc, char **argv)
 	struct err err = {""};
 	int first, rc;
 
-	rc = opt_parse(&cmd, argc, argv, &first, &err);
-	if (rc == OPT_HELP)
-		return 0;
-	if (rc < 0) {
-		log_error("%s", err.msg);
-		return EXIT_BAD_USAGE;
-	}
+	rc = opt_parse_or_exit(&cmd, argc, argv, &first);
+	if (rc != OPT_GO_ON)
+		return rc;
 	if (!start_opt || parse_epoch_us(start_opt, &o.start_us) < 0) {
 		log_error("blocks-switch: option --start-us: %s",
 			  start_opt ? "not a whole number of microseconds "

@@ -98,13 +98,9 @@ int cmd_check(int argc, char **argv)
 	int first, rc, n, i, failed = 0;
 	long ncpu;
 
-	rc = opt_parse(&cmd, argc, argv, &first, &err);
-	if (rc == OPT_HELP)
-		return 0;
-	if (rc < 0) {
-		log_error("%s", err.msg);
-		return EXIT_BAD_USAGE;
-	}
+	rc = opt_parse_or_exit(&cmd, argc, argv, &first);
+	if (rc != OPT_GO_ON)
+		return rc;
 	if (conninfo && pgconn_validate(conninfo, &err) < 0) {
 		log_error("option --conninfo: %s", err.msg);
 		return EXIT_BAD_USAGE;

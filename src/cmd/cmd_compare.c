@@ -262,13 +262,9 @@ int cmd_compare(int argc, char **argv)
 	size_t i, scored = 0;
 	int first, rc, status = EXIT_WORK_FAILED;
 
-	rc = opt_parse(&cmd, argc, argv, &first, &err);
-	if (rc == OPT_HELP)
-		return 0;
-	if (rc < 0) {
-		log_error("%s", err.msg);
-		return EXIT_BAD_USAGE;
-	}
+	rc = opt_parse_or_exit(&cmd, argc, argv, &first);
+	if (rc != OPT_GO_ON)
+		return rc;
 	rc = within_usage(within, within_config, &within_labels, format,
 			  out_opt);
 	if (rc != 0)

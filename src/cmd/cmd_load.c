@@ -190,13 +190,9 @@ int cmd_load(int argc, char **argv)
 	int first, rc;
 	long ncpu;
 
-	rc = opt_parse(&cmd, argc, argv, &first, &err);
-	if (rc == OPT_HELP)
-		return 0;
-	if (rc < 0) {
-		log_error("%s", err.msg);
-		return EXIT_BAD_USAGE;
-	}
+	rc = opt_parse_or_exit(&cmd, argc, argv, &first);
+	if (rc != OPT_GO_ON)
+		return rc;
 	if (warehouses == 0) {
 		log_error("load: option -w/--warehouses is required (see "
 			  "--help)");

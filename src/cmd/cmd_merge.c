@@ -10,7 +10,6 @@
  * be merged (their workload differs, their warehouse ranges overlap or
  * leave a gap, they did not start together).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -29,23 +28,6 @@
 	"workloads differ, the warehouse ranges overlap or leave a gap in\n"  \
 	"1..W, or the starts are more than 1 s apart; exit 1 when a part\n"   \
 	"was partial (the merge is too)."
-
-/* Bad input (exit 2) or a failure while working (exit 1)? */
-static int exit_status(int rc)
-{
-	switch (-rc) {
-	case ENOENT:
-	case ENOTDIR:
-	case EISDIR:
-	case EBADMSG:
-	case EINVAL:
-	case EEXIST:
-	case ENAMETOOLONG:
-		return EXIT_BAD_USAGE;
-	default:
-		return EXIT_WORK_FAILED;
-	}
-}
 
 int cmd_merge(int argc, char **argv)
 {
@@ -75,13 +57,9 @@ int cmd_merge(int argc, char **argv)
 
 	out = NULL;
 	err_clear(&err);
-	rc = opt_parse(&cmd, argc, argv, &first, &err);
-	if (rc == OPT_HELP)
-		return 0;
-	if (rc < 0) {
-		log_error("%s", err.msg);
-		return EXIT_BAD_USAGE;
-	}
+	rc = opt_parse_or_exit(&cmd, argc, argv, &first);
+	if (rc != OPT_GO_ON)
+		return rc;
 	if (!out) {
 		log_error("merge: --out DIR is required (see --help)");
 		return EXIT_BAD_USAGE;
@@ -90,7 +68,7 @@ int cmd_merge(int argc, char **argv)
 			&res, &err);
 	if (rc < 0) {
 		log_error("merge: %s", err.msg);
-		return exit_status(rc);
+		return cmd_exit_status(rc);
 	}
 	err_clear(&err);
 	if (report_summarize(out, &ro, &err) < 0) {

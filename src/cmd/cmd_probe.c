@@ -132,13 +132,9 @@ int cmd_probe(int argc, char **argv)
 	json_t *obj;
 	int first, rc;
 
-	rc = opt_parse(&cmd, argc, argv, &first, &err);
-	if (rc == OPT_HELP)
-		return 0;
-	if (rc < 0) {
-		log_error("%s", err.msg);
-		return EXIT_BAD_USAGE;
-	}
+	rc = opt_parse_or_exit(&cmd, argc, argv, &first);
+	if (rc != OPT_GO_ON)
+		return rc;
 	if (fsync_dir && (stat(fsync_dir, &st) < 0 || !S_ISDIR(st.st_mode))) {
 		log_error("option --fsync-dir: %s is not a directory",
 			  fsync_dir);

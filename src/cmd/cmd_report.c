@@ -51,22 +51,6 @@ static int parse_window(const char *arg, double *start_s, double *end_s,
 	return 0;
 }
 
-/* Bad input (exit 2) or a failure while working (exit 1)? */
-static int exit_status(int rc)
-{
-	switch (-rc) {
-	case ENOENT:
-	case ENOTDIR:
-	case EISDIR:
-	case EBADMSG:
-	case EINVAL:
-	case ENAMETOOLONG:
-		return EXIT_BAD_USAGE;
-	default:
-		return EXIT_WORK_FAILED;
-	}
-}
-
 static int print_file(const char *dir, const char *name)
 {
 	char path[PATH_MAX], buf[8192];
@@ -129,13 +113,9 @@ int cmd_report(int argc, char **argv)
 	int first, rc;
 
 	err_clear(&err);
-	rc = opt_parse(&cmd, argc, argv, &first, &err);
-	if (rc == OPT_HELP)
-		return 0;
-	if (rc < 0) {
-		log_error("%s", err.msg);
-		return EXIT_BAD_USAGE;
-	}
+	rc = opt_parse_or_exit(&cmd, argc, argv, &first);
+	if (rc != OPT_GO_ON)
+		return rc;
 	ro.ramp_up_s = ramp_up_s;
 	ro.window_end_s = -1;
 	ro.plots = !no_plots;
@@ -159,7 +139,7 @@ int cmd_report(int argc, char **argv)
 	rc = report_summarize(argv[first], &ro, &err);
 	if (rc < 0) {
 		log_error("%s", err.msg[0] ? err.msg : strerror(-rc));
-		return exit_status(rc);
+		return cmd_exit_status(rc);
 	}
 	/* the page says it too; here for whoever reads only the terminal */
 	if (ro.plots && !gnuplot_available(why, sizeof(why)))

@@ -115,13 +115,9 @@ int cmd_sample_procstat(int argc, char **argv)
 	int fd = STDOUT_FILENO, first, rc, taken = 0, status = 0;
 	int unreadable = 0;
 
-	rc = opt_parse(&cmd, argc, argv, &first, &err);
-	if (rc == OPT_HELP)
-		return 0;
-	if (rc < 0) {
-		log_error("%s", err.msg);
-		return EXIT_BAD_USAGE;
-	}
+	rc = opt_parse_or_exit(&cmd, argc, argv, &first);
+	if (rc != OPT_GO_ON)
+		return rc;
 	/* A source that does not read now never will: say so at once. */
 	if (procstat_read(source, "cpu", &probe, &err) < 0) {
 		log_error("%s", err.msg);

@@ -57,13 +57,9 @@ int cmd_sysinfo(int argc, char **argv)
 	struct stat st;
 	int first, rc;
 
-	rc = opt_parse(&cmd, argc, argv, &first, &err);
-	if (rc == OPT_HELP)
-		return 0;
-	if (rc < 0) {
-		log_error("%s", err.msg);
-		return EXIT_BAD_USAGE;
-	}
+	rc = opt_parse_or_exit(&cmd, argc, argv, &first);
+	if (rc != OPT_GO_ON)
+		return rc;
 	if (root && (stat(root, &st) < 0 || !S_ISDIR(st.st_mode))) {
 		log_error("--root: %s is not a directory", root);
 		return EXIT_BAD_USAGE;

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "drivers/pgconn.h"
+#include "src/base/log.h"
+#include "src/cmd/cmd.h"
 
 #define OPT_MAX 64
 
@@ -222,6 +224,22 @@ int opt_parse(const struct opt_cmd *cmd, int argc, char **argv, int *first_arg,
 			       cmd->name, argv[optind + cmd->max_args]);
 	*first_arg = optind;
 	return OPT_OK;
+}
+
+int opt_parse_or_exit(const struct opt_cmd *cmd, int argc, char **argv,
+		      int *first_arg)
+{
+	struct err err = {""};
+	int rc;
+
+	rc = opt_parse(cmd, argc, argv, first_arg, &err);
+	if (rc == OPT_HELP)
+		return 0;
+	if (rc < 0) {
+		log_error("%s", err.msg);
+		return EXIT_BAD_USAGE;
+	}
+	return OPT_GO_ON;
 }
 
 void opt_print_help(const struct opt_cmd *cmd, FILE *out)

@@ -85,6 +85,16 @@ enum opt_result {
 int opt_parse(const struct opt_cmd *cmd, int argc, char **argv, int *first_arg,
 	      struct err *err);
 
+/*
+ * opt_parse for a subcommand's entry point, which has nothing to do after
+ * --help or a bad option but leave: prints the error line itself. Returns
+ * OPT_GO_ON when the command should go on, else the exit code to return
+ * at once (0 after --help, EXIT_BAD_USAGE after a bad option).
+ */
+#define OPT_GO_ON (-1)
+int opt_parse_or_exit(const struct opt_cmd *cmd, int argc, char **argv,
+		      int *first_arg);
+
 /* Print the --help text of cmd. */
 void opt_print_help(const struct opt_cmd *cmd, FILE *out);
 

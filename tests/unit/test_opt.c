@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "src/cmd/cmd.h"
 #include "src/cmd/opt.h"
 
 /* The variables of the test command, reset before each case. */
@@ -230,6 +231,38 @@ static void test_help(void **state)
 	free(text);
 }
 
+/*
+ * A command's entry point leaves with 0 after --help and 2 after a bad
+ * option (with the error line on stderr), and goes on otherwise.
+ */
+static void test_parse_or_exit(void **state)
+{
+	char *help[] = {"load", "--help", NULL};
+	char *bad[] = {"load", "-w", "0", NULL};
+	char *good[] = {"load", "-w", "5", NULL};
+	int saved_out, saved_err, first = -1;
+
+	(void)state;
+	fflush(stdout);
+	fflush(stderr);
+	saved_out = dup(1);
+	saved_err = dup(2);
+	assert_non_null(freopen("/dev/null", "w", stdout));
+	assert_non_null(freopen("/dev/null", "w", stderr));
+	assert_int_equal(opt_parse_or_exit(&cmd, 2, help, &first), 0);
+	assert_int_equal(opt_parse_or_exit(&cmd, 3, bad, &first),
+			 EXIT_BAD_USAGE);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved_out, 1);
+	dup2(saved_err, 2);
+	close(saved_out);
+	close(saved_err);
+	assert_int_equal(opt_parse_or_exit(&cmd, 3, good, &first), OPT_GO_ON);
+	assert_int_equal(warehouses, 5);
+	assert_int_equal(first, 3);
+}
+
 /* meta.json gets every option but secrets, and no password. */
 static void test_to_json(void **state)
 {
@@ -266,6 +299,7 @@ int main(void)
 				       setup),
 		cmocka_unit_test_setup(test_list_limit, setup),
 		cmocka_unit_test_setup(test_help, setup),
+		cmocka_unit_test_setup(test_parse_or_exit, setup),
 		cmocka_unit_test_setup(test_to_json, setup),
 	};
 
