@@ -14,16 +14,27 @@
 /* A /proc table larger than this is not one sysinfo wants whole. */
 #define SLURP_MAX (1024 * 1024)
 
-bool machine_read(const char *root, const char *path, char *buf, size_t size)
+/* The one place where root and a /proc or /sys path are joined. */
+static bool machine_path(const char *root, const char *path, char *full,
+			 size_t size)
+{
+	return snprintf(full, size, "%s%s", root, path) < (int)size;
+}
+
+static FILE *machine_fopen(const char *root, const char *path)
 {
 	char full[PATH_MAX];
+
+	return machine_path(root, path, full, sizeof(full)) ? fopen(full, "re")
+							    : NULL;
+}
+
+bool machine_read(const char *root, const char *path, char *buf, size_t size)
+{
 	size_t n, i;
 	FILE *f;
 
-	if (snprintf(full, sizeof(full), "%s%s", root, path) >=
-	    (int)sizeof(full))
-		return false;
-	f = fopen(full, "re");
+	f = machine_fopen(root, path);
 	if (!f)
 		return false;
 	n = fread(buf, 1, size - 1, f);
@@ -43,14 +54,11 @@ bool machine_read(const char *root, const char *path, char *buf, size_t size)
 
 char *machine_slurp(const char *root, const char *path, size_t *len)
 {
-	char full[PATH_MAX], *buf = NULL;
+	char *buf = NULL;
 	size_t n = 0, cap = 0;
 	FILE *f;
 
-	if (snprintf(full, sizeof(full), "%s%s", root, path) >=
-	    (int)sizeof(full))
-		return NULL;
-	f = fopen(full, "re");
+	f = machine_fopen(root, path);
 	if (!f)
 		return NULL;
 	/* /proc files have no size: read until the end */
@@ -86,15 +94,12 @@ char *machine_slurp(const char *root, const char *path, size_t *len)
 bool machine_field(const char *root, const char *path, const char *key,
 		   char *out, size_t size)
 {
-	char full[PATH_MAX], line[4096];
+	char line[4096];
 	size_t klen = strlen(key);
 	bool found = false;
 	FILE *f;
 
-	if (snprintf(full, sizeof(full), "%s%s", root, path) >=
-	    (int)sizeof(full))
-		return false;
-	f = fopen(full, "re");
+	f = machine_fopen(root, path);
 	if (!f)
 		return false;
 	while (!found && fgets(line, sizeof(line), f)) {
@@ -122,8 +127,7 @@ char **machine_list(const char *root, const char *dir, size_t *n)
 	int i, k;
 
 	*n = 0;
-	if (snprintf(full, sizeof(full), "%s%s", root, dir) >=
-	    (int)sizeof(full))
+	if (!machine_path(root, dir, full, sizeof(full)))
 		return NULL;
 	k = scandir(full, &ents, NULL, alphasort);
 	if (k < 0)
@@ -155,8 +159,7 @@ bool machine_is_dir(const char *root, const char *path)
 	char full[PATH_MAX];
 	struct stat st;
 
-	if (snprintf(full, sizeof(full), "%s%s", root, path) >=
-	    (int)sizeof(full))
+	if (!machine_path(root, path, full, sizeof(full)))
 		return false;
 	return stat(full, &st) == 0 && S_ISDIR(st.st_mode);
 }
