@@ -247,12 +247,17 @@ static void add_counts(json_t *dst, const json_t *src)
 	}
 }
 
+/* run.json's counts that the parts add up to. */
+static const char *const summed[] = {"terminals", "connections",
+				     "connections_lost", "reconnects"};
+
 /* run.json of the merged run (see docs/formats.md, "A merged run"). */
 static json_t *merged_run(const struct part *parts, int n, uint64_t rows)
 {
 	json_t *o = json_deep_copy(parts[0].run), *cost;
 	double elapsed = INFINITY, finished = 0, client_cpu = 0;
 	bool cpu_known = true;
+	size_t k;
 	int i;
 
 	if (!o)
@@ -277,22 +282,11 @@ static json_t *merged_run(const struct part *parts, int n, uint64_t rows)
 			   json_object_get(r, "counts"));
 		add_counts(json_object_get(o, "inputs"),
 			   json_object_get(r, "inputs"));
-		json_object_set_new(
-			o, "terminals",
-			json_integer(resfile_get_count(o, "terminals") +
-				     resfile_get_count(r, "terminals")));
-		json_object_set_new(
-			o, "connections",
-			json_integer(resfile_get_count(o, "connections") +
-				     resfile_get_count(r, "connections")));
-		json_object_set_new(
-			o, "connections_lost",
-			json_integer(resfile_get_count(o, "connections_lost") +
-				     resfile_get_count(r, "connections_lost")));
-		json_object_set_new(
-			o, "reconnects",
-			json_integer(resfile_get_count(o, "reconnects") +
-				     resfile_get_count(r, "reconnects")));
+		for (k = 0; k < sizeof(summed) / sizeof(summed[0]); k++)
+			json_object_set_new(
+				o, summed[k],
+				json_integer(resfile_get_count(o, summed[k]) +
+					     resfile_get_count(r, summed[k])));
 		if (resfile_get_truth(r, "partial") == 1 &&
 		    resfile_get_truth(o, "partial") != 1) {
 			json_object_set_new(o, "partial", json_true());
