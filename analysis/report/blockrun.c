@@ -216,6 +216,7 @@ void blockrun_finish(struct blockrun *b, const struct hostshare *h)
 
 json_t *blockrun_json(const struct blockrun *b)
 {
+	struct blockrun_switch_loss loss;
 	json_t *o, *items;
 	size_t i;
 
@@ -234,6 +235,12 @@ json_t *blockrun_json(const struct blockrun *b)
 	json_object_set_new(o, "blocks", json_integer((json_int_t)b->n));
 	json_object_set_new(o, "used", json_integer((json_int_t)b->used));
 	json_object_set_new(o, "steal_known", json_boolean(b->steal_known));
+	blockrun_switch_loss(b, &loss);
+	json_object_set_new(o, "switched",
+			    json_integer((json_int_t)loss.switched));
+	json_object_set_new(o, "lost_to_switch",
+			    json_integer((json_int_t)loss.lost));
+	json_object_set_new(o, "switch_max_s", resfile_real(loss.max_s, 3));
 	for (i = 0; i < b->n; i++) {
 		const struct blockrun_block *k = &b->blocks[i];
 		json_t *it = json_object();
@@ -267,6 +274,51 @@ json_t *blockrun_json(const struct blockrun *b)
 	return o;
 }
 
+void blockrun_switch_loss(const struct blockrun *b,
+			  struct blockrun_switch_loss *out)
+{
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < b->n; i++) {
+		const struct blockrun_block *k = &b->blocks[i];
+
+		if (!(k->row.switch_s > 0))
+			continue;
+		out->switched++;
+		if (k->win.use == BLOCKS_USE_EMPTY ||
+		    k->win.use == BLOCKS_USE_SHORT)
+			out->lost++;
+		if (k->row.switch_s > out->max_s)
+			out->max_s = k->row.switch_s;
+	}
+}
+
+/*
+ * When switches eat their blocks, say so with the cure: a group that
+ * loses a block says nothing about the effect (docs/blocks.md,
+ * "Incomplete groups"), so a switch that always outlasts its block
+ * leaves no score at all. Twice the switch and the settle keeps at least
+ * half a block measured; the line starts with "warning:" so that
+ * run/oltpmark-run can pass it on.
+ */
+static void write_switch_loss(const struct blockrun *b, FILE *f)
+{
+	struct blockrun_switch_loss loss;
+
+	blockrun_switch_loss(b, &loss);
+	if (loss.lost == 0)
+		return;
+	fprintf(f,
+		"  warning: %zu of %zu blocks that began with a switch were "
+		"lost to it (empty or short): the longest switch took %.2f s "
+		"with %g s settle in %g s blocks; blocks of at least %.0f s "
+		"keep them (--block; docs/blocks.md, \"Choosing the block "
+		"length\")\n",
+		loss.lost, loss.switched, loss.max_s, b->settle_s, b->block_s,
+		ceil(2 * (loss.max_s + b->settle_s)));
+}
+
 void blockrun_write_text(const struct blockrun *b, FILE *f)
 {
 	size_t i;
@@ -277,6 +329,7 @@ void blockrun_write_text(const struct blockrun *b, FILE *f)
 		"\nBlocks (blocks.csv: variant %s, settle %g s; %zu of %zu "
 		"blocks used)\n",
 		b->variant[0] ? b->variant : "?", b->settle_s, b->used, b->n);
+	write_switch_loss(b, f);
 	fputs("  Block  Arm  Window s           Switch s  Status    NOTPM  "
 	      "Steal %  Use\n",
 	      f);

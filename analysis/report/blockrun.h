@@ -53,6 +53,18 @@ struct blockrun {
 	bool steal_known;		    /* every used block has a share */
 };
 
+/* The blocks a switch left too little of: the evidence that the block is
+ * too short for the switch on this host. */
+struct blockrun_switch_loss {
+	size_t switched; /* blocks that began with a switch */
+	size_t lost;	 /* of those, empty or short */
+	double max_s;	 /* the longest switch (0 when none) */
+};
+
+/* Count the blocks lost to their switch. */
+void blockrun_switch_loss(const struct blockrun *b,
+			  struct blockrun_switch_loss *out);
+
 /*
  * Read run_dir/blocks.csv and cut each block's measured window with the
  * settle time of meta.json's notes, on the run's clock (start_epoch_s),

@@ -115,6 +115,51 @@ static void test_notes(void **state)
 	}
 }
 
+/*
+ * 2-s blocks whose switches take 1.7 and 0.3 s: with a settle of 0.5 s
+ * the first block after the long switch is left empty, the other keeps a
+ * window; the text says how many were lost, the longest switch and the
+ * block length that keeps them.
+ */
+static void test_switch_loss(void **state)
+{
+	static const char csv[] =
+		BLOCKS_CSV_HEADER "\n"
+				  "0,A,1000.000,1002.000,0.000,0\n"
+				  "1,B,1002.000,1004.000,1.700,0\n"
+				  "2,B,1004.000,1006.000,0.000,0\n"
+				  "3,A,1006.000,1008.000,0.300,0\n";
+	json_t *meta = json_pack("{s{ssss}}", "notes", "settle_s", "0.5",
+				 "block_s", "2");
+	struct blockrun_switch_loss loss;
+	struct blockrun b;
+	struct err err = {""};
+	char why[256], *text = NULL;
+	size_t size = 0;
+	FILE *f;
+
+	(void)state;
+	fixture_write_file(root, "blocks.csv", csv);
+	assert_int_equal(blockrun_read(root, meta, 1000, 0, INFINITY, &b, why,
+				       sizeof(why), &err),
+			 0);
+	blockrun_switch_loss(&b, &loss);
+	assert_int_equal(loss.switched, 2);
+	assert_int_equal(loss.lost, 1);
+	assert_true(fabs(loss.max_s - 1.7) < 1e-9);
+	f = open_memstream(&text, &size);
+	assert_non_null(f);
+	blockrun_write_text(&b, f);
+	fclose(f);
+	assert_non_null(strstr(text, "warning: 1 of 2 blocks that began with "
+				     "a switch were lost to it"));
+	assert_non_null(strstr(text, "longest switch took 1.70 s"));
+	assert_non_null(strstr(text, "blocks of at least 5 s"));
+	free(text);
+	blockrun_free(&b);
+	json_decref(meta);
+}
+
 /* No blocks.csv: not a block run, and nothing to say. */
 static void test_no_file(void **state)
 {
@@ -137,6 +182,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_no_file, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_notes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_switch_loss, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
