@@ -122,6 +122,27 @@ om_hook_path() {
 	echo "$s"
 }
 
+# om_hooks_check HOOKS_DIR NAME...: whether every hook NAME may run: a
+# hook of run/hooks or HOOKS_DIR (om_hook_path) that om_script_trusted
+# accepts. Prints nothing when all may; else fails printing "NAME<TAB>
+# missing" or "NAME<TAB>refused: WHY" for the first that may not. One
+# call on the SUT for the whole list: each on_sut of a function is a
+# fresh bash there, and run/oltpmark-run checks its hooks at every start.
+om_hooks_check() {
+	local dir=$1 h s why
+	shift
+	for h in "$@"; do
+		if ! s=$(om_hook_path "$h" "$dir"); then
+			printf '%s\tmissing\n' "$h"
+			return 1
+		fi
+		if ! why=$(om_script_trusted "$s"); then
+			printf '%s\trefused: %s\n' "$h" "$why"
+			return 1
+		fi
+	done
+}
+
 # om_boot_id: the kernel's boot ID (no process or cgroup outlives it).
 om_boot_id() {
 	cat /proc/sys/kernel/random/boot_id 2>/dev/null
