@@ -111,15 +111,34 @@ om_write_private() {
 	(umask 077 && rm -f -- "$1" && cat >"$1")
 }
 
-# om_hook_path NAME [DIR]: the hook NAME where run/hooks/run-all finds it,
-# run/hooks/NAME, else DIR/NAME (--hooks-dir); fails unless it is an
-# executable file.
-om_hook_path() {
-	local s
-	s=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/hooks/$1
-	[[ -x $s || -z ${2:-} ]] || s=$2/$1
-	[[ -f $s && -x $s ]] || return 1
-	echo "$s"
+# om_hooks_check HOOKS_DIR NAME...: whether every hook NAME may run: an
+# executable file where run/hooks/run-all finds it, run/hooks/NAME, else
+# HOOKS_DIR/NAME (--hooks-dir), that om_script_trusted accepts. Prints nothing when all may; else fails printing "NAME<TAB>
+# missing" or "NAME<TAB>refused: WHY" for the first that may not. One
+# call on the SUT for the whole list: each on_sut of a function is a
+# fresh bash there, and run/oltpmark-run checks its hooks at every start.
+om_hooks_check() {
+	local dir=$1 h hooks why i
+	local -a paths names
+	shift
+	names=("$@")
+	hooks=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/hooks
+	for h in "$@"; do
+		paths+=("$hooks/$h")
+		[[ -x ${paths[-1]} || -z $dir ]] || paths[-1]=$dir/$h
+		if [[ ! -f ${paths[-1]} || ! -x ${paths[-1]} ]]; then
+			printf '%s\tmissing\n' "$h"
+			return 1
+		fi
+	done
+	why=$(om_scripts_trusted "${paths[@]}") && return 0
+	for ((i = 0; i < ${#paths[@]}; i++)); do
+		[[ ${why%%$'\t'*} == "${paths[i]}" ]] || continue
+		printf '%s\trefused: %s\n' "${names[i]}" "${why#*$'\t'}"
+		return 1
+	done
+	printf '%s\trefused: %s\n' "${names[0]}" "${why:-could not be checked}"
+	return 1
 }
 
 # om_boot_id: the kernel's boot ID (no process or cgroup outlives it).
@@ -337,11 +356,21 @@ om_checkpoints() {
 	local log=$1 since=$2 until=$3
 	[[ -r $log ]] || return 0
 	awk -v since="$since" -v until="$until" '
-	function epoch(d, t, z,   cmd, e) {
-		cmd = "date -u -d \"" d " " t " " z "\" +%s.%N"
-		cmd | getline e
-		close(cmd)
-		return e + 0
+	# One date(1) per minute of the log, not two per checkpoint: a kept
+	# cluster'"'"'s log grows by some five checkpoints a run, and each fork
+	# costs on a busy host. A zone'"'"'s offset holds for a whole minute.
+	function epoch(d, t, z,   key, cmd, e) {
+		key = d " " substr(t, 1, 5) " " z
+		if (!(key in minute)) {
+			e = ""
+			cmd = "date -u -d \"" d " " substr(t, 1, 5) ":00 " z "\" +%s"
+			cmd | getline e
+			close(cmd)
+			minute[key] = e
+		}
+		if (minute[key] == "")
+			return 0
+		return minute[key] + substr(t, 7)
 	}
 	/LOG:  checkpoint starting:/ {
 		start = epoch($1, $2, $3)
@@ -372,15 +401,28 @@ om_checkpoints() {
 # others can write without the sticky bit (they could put another file
 # in its place).
 om_script_trusted() {
-	local path=$1 dir uid mode
+	local path=$1 dir st dst
 	path=$(readlink -f -- "$path") || {
 		echo "$1: cannot resolve the path"
 		return 1
 	}
-	read -r uid mode < <(stat -c '%u %a' -- "$path" 2>/dev/null) || {
+	st=$(stat -c '%u %a' -- "$path" 2>/dev/null) || {
 		echo "$path: cannot stat it"
 		return 1
 	}
+	dir=$(dirname -- "$path")
+	dst=$(stat -c '%u %a' -- "$dir" 2>/dev/null) || {
+		echo "$dir: cannot stat it"
+		return 1
+	}
+	om_trust_verdict "$path" "$st" "$dir" "$dst"
+}
+
+# om_trust_verdict PATH "UID MODE" DIR "UID MODE": om_script_trusted's
+# judgement of the resolved PATH in DIR, from their owners and modes.
+om_trust_verdict() {
+	local path=$1 dir=$3 uid mode
+	read -r uid mode <<<"$2"
 	if ((uid != EUID && uid != 0)); then
 		echo "$path is owned by uid $uid, neither you (uid $EUID) nor root"
 		return 1
@@ -389,11 +431,7 @@ om_script_trusted() {
 		echo "$path is writable by its group or others (mode $mode; chmod go-w $path)"
 		return 1
 	fi
-	dir=$(dirname -- "$path")
-	read -r uid mode < <(stat -c '%u %a' -- "$dir" 2>/dev/null) || {
-		echo "$dir: cannot stat it"
-		return 1
-	}
+	read -r uid mode <<<"$4"
 	if ((uid != EUID && uid != 0)); then
 		echo "$path is in $dir, owned by uid $uid, who may put another file in its place"
 		return 1
@@ -403,6 +441,40 @@ om_script_trusted() {
 		return 1
 	fi
 	return 0
+}
+
+# om_scripts_trusted PATH...: om_script_trusted of each PATH, with one
+# readlink and one stat for them all (each fork costs on a busy host):
+# prints nothing when all are trusted, else fails printing "PATH<TAB>WHY"
+# for the first that is not.
+om_scripts_trusted() {
+	local i n=$# p why
+	local -a given=("$@") real dirs st
+	# One line each; else one of them does not resolve, or cannot be
+	# stat'ed (or a name holds a newline): one at a time, for its message.
+	if mapfile -t real < <(readlink -f -- "$@" 2>/dev/null) &&
+		((${#real[@]} == n)); then
+		for p in "${real[@]}"; do
+			p=${p%/*}
+			dirs+=("${p:-/}")
+		done
+		mapfile -t st < <(stat -c '%u %a' -- "${real[@]}" "${dirs[@]}" 2>/dev/null)
+	fi
+	if ((${#st[@]} != 2 * n)); then
+		for p in "$@"; do
+			why=$(om_script_trusted "$p") || {
+				printf '%s\t%s\n' "$p" "$why"
+				return 1
+			}
+		done
+		return 0
+	fi
+	for ((i = 0; i < n; i++)); do
+		why=$(om_trust_verdict "${real[i]}" "${st[i]}" "${dirs[i]}" "${st[n + i]}") || {
+			printf '%s\t%s\n' "${given[i]}" "$why"
+			return 1
+		}
+	done
 }
 
 # om_cgroup_path NAME: print the "VERSION DIR" that om_cgroup_create NAME

@@ -15,7 +15,7 @@
 # in name order, each as soon as it and those before it have ended, so
 # the output reads the same whatever the order they ran in. The longest
 # start first, by the times of the last run kept in build/check-times
-# (in a fresh tree: the largest file first).
+# (in a fresh tree: by tests/check-times.seed, then the largest first).
 #
 # The unit tests, the fuzz replay and shellcheck need the CPU for about a
 # minute; the integration tests mostly wait. So the former run beside the
@@ -47,6 +47,21 @@ skipped=0
 failures=()
 log_dir=$(mktemp -d "${TMPDIR:-/tmp}/oltpmark-check.XXXXXX")
 trap 'rm -rf "$log_dir"' EXIT
+# python3 found once. Where it is a shim (pyenv's, asdf's: a script that
+# works out the interpreter anew at every call), each of the tests' many
+# python3 calls paid for that: 0.3 s of CPU a call with pyenv here, seconds
+# on a busy host. The interpreter the shim chooses here is what every test
+# gets, through a one-line wrapper first on the PATH (not a link: a
+# virtual environment's interpreter finds its pyvenv.cfg by its own path).
+py3=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) || py3=
+if [[ -n $py3 && -x $py3 && $(command -v python3) != "$py3" ]]; then
+	# (the server's user, postgres when root runs the tests, may call it)
+	chmod 711 "$log_dir" && mkdir -m 755 "$log_dir/bin" &&
+		printf "#!/bin/sh\nexec '%s' \"\$@\"\n" "${py3//\'/\'\\\'\'}" \
+			>"$log_dir/bin/python3" &&
+		chmod 755 "$log_dir/bin/python3" &&
+		PATH=$log_dir/bin:$PATH
+fi
 jobs=${OLTPMARK_CHECK_JOBS:-3}
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || {
 	echo "run-tests.sh: OLTPMARK_CHECK_JOBS: not a count: $jobs" >&2
@@ -102,26 +117,36 @@ check_plan() {
 	fi
 }
 
-# The time of each test of the last run, to start the longest first.
+# The time of each test of the last run, to start the longest first; in
+# a tree without one (a fresh clone) the seed's times of the longest
+# files, the others after them (no_time_ms): else every file would start
+# by its size, and a long one that started last would end alone.
 declare -A last_ms=()
+no_time_ms=999999999
 if [[ -r $times_file ]]; then
 	while read -r key ms; do
 		[[ $ms =~ ^[0-9]+$ ]] && last_ms[$key]=$ms
 	done <"$times_file"
+elif [[ -r $top/tests/check-times.seed ]]; then
+	while read -r key ms; do
+		[[ $key != \#* && $ms =~ ^[0-9]+$ ]] && last_ms[$key]=$ms
+	done <"$top/tests/check-times.seed"
+	no_time_ms=0
 fi
 declare -A is_exclusive=()
 for name in "${EXCLUSIVE[@]}"; do is_exclusive[$name]=1; done
 
 # start_order KIND NAME:FILE...: the NAMEs, longest first: those with a
 # time of the last run by that time, after those without one (new: no
-# guess is safer than starting them last) by FILE's size.
+# guess is safer than starting them last) by FILE's size; with the seed's
+# times (no build/check-times), those without one come last.
 start_order() {
 	local kind=$1 item name file
 	shift
 	for item in "$@"; do
 		name=${item%%:*}
 		file=${item#*:}
-		printf '%s %s %s\n' "${last_ms[$kind/$name]:-999999999}" \
+		printf '%s %s %s\n' "${last_ms[$kind/$name]:-$no_time_ms}" \
 			"$(stat -c %s -- "$file" 2>/dev/null || echo 0)" "$name"
 	done | sort -k1,1nr -k2,2nr -k3,3 | cut -d' ' -f3
 }

@@ -18,14 +18,20 @@
 load helpers
 bats_require_minimum_version 1.5.0
 
+# The runs with their fingerprints, made once (python3 per file costs):
+# each test, and each case of a loop, starts from a copy.
+setup_file() {
+	local m
+	cp -r "$REPO/tests/golden/compare-minimal/runs" "$BATS_FILE_TMPDIR/runs"
+	for m in "$BATS_FILE_TMPDIR"/runs/*/cached/run-*/meta.json; do
+		fp_set "$m"
+	done
+}
+
 setup() {
 	cd "$REPO" || return 1
 	RUNS=$BATS_TEST_TMPDIR/runs
-	cp -r tests/golden/compare-minimal/runs "$RUNS"
-	local m
-	for m in "$RUNS"/*/cached/run-*/meta.json; do
-		fp_set "$m"
-	done
+	cp -r "$BATS_FILE_TMPDIR/runs" "$RUNS"
 }
 
 # fp_set META [GROUP KEY VALUE]...: give META the fingerprint every run

@@ -160,17 +160,21 @@ EOF
 @test "a pg-setting variant is restored when oltpmark-run is interrupted" {
 	local auto pid status=0
 	# As the test above: job control, so that the run takes SIGINT.
+	# Results of its own, on the cluster setup_file loaded (--work): no
+	# second load.
 	set -m
 	env --default-signal=INT "$REPO/run/oltpmark-run" --label kern-p --configs cached --runs 1 -w 1 \
 		-d 60 --ramp-up 1 --no-baseline --hooks none \
 		--variant "wm=$REPO/run/variants/pg-setting work_mem 7MB" \
+		--work "$EXP_DIR/results/.clusters" \
 		--results "$EXP_DIR/results-p" >"$EXP_DIR/int-p.out" 2>&1 &
 	pid=$!
 	for _ in $(seq 1 1200); do
 		[ -e "$EXP_DIR/results-p/kern-p+wm/cached/run-1/mix.csv.tmp" ] && break
 		sleep 0.1
 	done
-	auto=$(find "$EXP_DIR/results-p/.clusters" -name postgresql.auto.conf | head -n 1)
+	auto=$EXP_DIR/results/.clusters/cached/data/postgresql.auto.conf
+	grep -q 'reusing the loaded database' "$EXP_DIR/int-p.out"
 	# applied while the run is under way
 	grep -q "^work_mem = '7MB'" "$auto"
 	kill -INT "$pid"
