@@ -141,6 +141,14 @@ om_hooks_check() {
 	return 1
 }
 
+# om_machine_json PGDATA [ROOT]: this machine's facts as oltpmark run
+# --machine-from reads them on the terminals' host (oltpmark sysinfo
+# --format json; the block keys of the disks under the data directory
+# PGDATA). ROOT: read /proc and /sys under it instead (tests only).
+om_machine_json() {
+	"${OLTPMARK:-oltpmark}" sysinfo --format json --pgdata "$1" ${2:+--root "$2"}
+}
+
 # om_boot_id: the kernel's boot ID (no process or cgroup outlives it).
 om_boot_id() {
 	cat /proc/sys/kernel/random/boot_id 2>/dev/null

@@ -62,6 +62,8 @@ state_add() {
 #                                  survives its reboot
 #   results  DIR
 #   sut      HOST DIR              --sut, --sut-dir (not in the SUT's copy)
+#   ssh_ctl  DIR                   --sut: the ssh control socket's private
+#                                  directory here (not in the SUT's copy)
 #   pgdata   DIR                   the data directory variants act on
 #   hooks_path DIR                 --hooks-dir
 #   child    PID START_TIME        the oltpmark process we wait for
@@ -111,6 +113,7 @@ state_text() {
 	printf 'boot\t%s\n' "${state[boot]}"
 	printf 'results\t%s\n' "$2"
 	[[ -z ${cfg[sut]:-} || $3 != child ]] || printf 'sut\t%s\t%s\n' "${cfg[sut]}" "${cfg[sut_dir]}"
+	[[ -z ${cfg[sut]:-} || -z $OM_SUT_CTL || $3 != child ]] || printf 'ssh_ctl\t%s\n' "$OM_SUT_CTL"
 	[[ -z ${OLTPMARK_PGDATA:-} ]] || printf 'pgdata\t%s\n' "$OLTPMARK_PGDATA"
 	[[ -z ${cfg[hooks_path]} ]] || printf 'hooks_path\t%s\n' "${cfg[hooks_path]}"
 	[[ -z ${state[child]} || $3 != child ]] ||
@@ -284,7 +287,7 @@ recover_state() {
 	local file=$1 key a b c why line left=0 same_boot=1
 	local owner="" owner_stime="" boot="" pgdata="" hooks_path="" child="" child_stime=""
 	local hooks_dir="" hook_list="" variant_name="" variant_script="" postmasters=""
-	local sut_host="" sut_dir="" variant_state=${cfg[sut_var]}/.variant-state
+	local sut_host="" sut_dir="" ssh_ctl="" variant_state=${cfg[sut_var]}/.variant-state
 	local -a clusters=() cgroups=() created=() hooks words
 	why=$(recover_trusted "$file") || om_die "not acting on $file: $why"
 	while IFS=$'\t' read -r key a b c; do
@@ -302,6 +305,7 @@ recover_state() {
 		cgroup) cgroups+=("$a") ;;
 		created) created+=("$a") ;;
 		sut) sut_host=$a sut_dir=$b ;;
+		ssh_ctl) ssh_ctl=$a ;;
 		esac
 	done <"$file"
 	# Of an experiment on a SUT of its own: over ssh, as it ran.
@@ -320,6 +324,9 @@ recover_state() {
 		om_log "recover: $file was left by run/oltpmark-run PID $owner, which no longer runs; undoing what it recorded"
 	fi
 	((same_boot)) || om_log "recover: the machine has rebooted since: its processes and cgroups are gone"
+	# Its ssh control connection, kept up by ControlPersist, and the
+	# directory with the cluster's password file: of this host.
+	[[ -z $ssh_ctl || -z $sut_host ]] || sut_ctl_remove "$ssh_ctl" "$sut_host" || left=1
 	if ((same_boot)) && [[ -n $child ]]; then
 		recover_stop_child "$child" "$child_stime"
 	fi

@@ -73,6 +73,23 @@ sut_password() {
 		om_die "cannot write the password file $OLTPMARK_PG_PASSWORD_FILE on ${cfg[sut]}"
 }
 
+# sut_machine_args ARRAY RUN_DIR: with --sut, the SUT's machine read
+# there now (the variant applied, just before the run) into
+# RUN_DIR/sys/sut-machine.json, and --machine-from FILE appended to the
+# array named ARRAY, oltpmark run's arguments: meta.json's kernel, cpu,
+# memory and fingerprint, and sys/sysctl.txt, then describe the SUT,
+# not this host (docs/formats.md, "fingerprint"). OLTPMARK_TEST_SUT_ROOT
+# (tests only): the SUT reads /proc and /sys under that directory there.
+sut_machine_args() {
+	local -n sut_machine_ref=$1
+	local f=$2/sys/sut-machine.json
+	[[ -n ${cfg[sut]} ]] || return 0
+	on_sut om_machine_json "${state[cluster_dir]}/data" "${OLTPMARK_TEST_SUT_ROOT:-}" >"$f" ||
+		om_die "cannot read the machine's facts on ${cfg[sut]} (oltpmark sysinfo --format json of ${cfg[sut_dir]})"
+	# shellcheck disable=SC2034 # a reference to the caller's array
+	sut_machine_ref+=(--machine-from "$f")
+}
+
 # sut_host_notes: the --note pairs saying where the terminals ran and
 # which hosts were involved (name, kernel, CPUs), for every run's
 # meta.json; read once.

@@ -176,6 +176,35 @@ sut_guard_stop() {
 	OM_SUT_GUARD_FD=""
 }
 
+# sut_ctl_remove DIR HOST: the control directory of a killed
+# run/oltpmark-run (its state file's ssh_ctl), for --recover: close its
+# master connection to HOST (ssh -O exit: ControlPersist keeps one up
+# after the last use) and remove DIR with the password file in it. Only
+# a directory of ours named as sut_remote names them; 1 when refused.
+sut_ctl_remove() {
+	local dir=$1 host=$2 uid
+	local -a user=()
+	if [[ $(basename -- "$dir") != oltpmark-ssh.* ]]; then
+		om_warn "recover: not removing $dir: not an ssh control directory of run/oltpmark-run"
+		return 1
+	fi
+	if [[ ! -e $dir ]]; then
+		om_log "recover: its ssh control directory $dir is already gone"
+		return 0
+	fi
+	uid=$(stat -c %u -- "$dir")
+	if [[ -L $dir || ! -d $dir ]] || ((uid != EUID)); then
+		om_warn "recover: not removing $dir: not a directory of yours"
+		return 1
+	fi
+	if [[ -S $dir/cm ]]; then
+		read -r -a user <<<"${OLTPMARK_SSH_OPTS:-}"
+		ssh "${user[@]}" -o "ControlPath=$dir/cm" -O exit "$host" >/dev/null 2>&1 || true
+	fi
+	rm -rf -- "$dir"
+	om_log "recover: closed the ssh control connection it had left to $host and removed $dir"
+}
+
 # sut_lost: whether the guard's connection was lost.
 sut_lost() {
 	[[ -n $OM_SUT_HOST && -e $OM_SUT_CTL/lost ]]

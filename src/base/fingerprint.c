@@ -511,7 +511,27 @@ static void add_device(const char **devs, size_t *n, const json_t *dev)
 		add_dev(devs, n, s);
 }
 
-int fingerprint_add(json_t *meta, const char *root, const char *seed_rule)
+/* Copy the string members of from (a document's group) into to. */
+static int copy_strings(const json_t *from, json_t *to)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach((json_t *)from, key, v)
+	{
+		if (json_is_string(v) && put(to, key, json_string_value(v)) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * fingerprint_add() and fingerprint_add_doc(): the machine keys from the
+ * machine under root, or, when doc is not NULL, from its treatment and
+ * environment (read on the system under test, with its own disks).
+ */
+static int assemble(json_t *meta, const char *root, const json_t *doc,
+		    const char *seed_rule)
 {
 	json_t *fp = json_object(), *w = json_object(), *t = json_object(),
 	       *e = json_object();
@@ -532,8 +552,14 @@ int fingerprint_add(json_t *meta, const char *root, const char *seed_rule)
 	add_device(devs, &ndevs,
 		   json_object_get(json_object_get(layout, "wal"), "device"));
 	rc = add_workload(meta, seed_rule, w);
-	if (rc == 0)
+	if (rc == 0 && doc) {
+		rc = copy_strings(json_object_get(doc, "treatment"), t);
+		if (rc == 0)
+			rc = copy_strings(json_object_get(doc, "environment"),
+					  e);
+	} else if (rc == 0) {
 		rc = fingerprint_machine(root, ndevs ? devs : NULL, t, e);
+	}
 	if (rc == 0)
 		rc = put_json(t, "variant",
 			      json_object_get(json_object_get(meta, "notes"),
@@ -553,6 +579,16 @@ fail:
 	json_decref(t);
 	json_decref(e);
 	return rc;
+}
+
+int fingerprint_add(json_t *meta, const char *root, const char *seed_rule)
+{
+	return assemble(meta, root, NULL, seed_rule);
+}
+
+int fingerprint_add_doc(json_t *meta, const json_t *doc, const char *seed_rule)
+{
+	return assemble(meta, "", doc, seed_rule);
 }
 
 /* Walk root/proc/sys/rel, writing each readable file. */

@@ -9,10 +9,12 @@
  * differ, and prints the treatment keys that differ between labels.
  *
  * The machine is read from /proc and /sys under a root directory ("" for
- * this machine, a fixture tree in the unit tests, later a copy from a
- * remote system under test), through machine.h, the reader sysinfo.txt's
- * text (sysinfo_text.h) shares. A file that cannot be read gives an
- * absent key, never an error. Nothing here prints.
+ * this machine, a fixture tree in the unit tests), through machine.h, the
+ * reader sysinfo.txt's text (sysinfo_text.h) shares; or, when the
+ * terminals ran on another host, taken from the system under test's
+ * machine document (machine_doc.h), read there by the same code. A file
+ * that cannot be read gives an absent key, never an error. Nothing here
+ * prints.
  */
 #ifndef OLTPMARK_FINGERPRINT_H
 #define OLTPMARK_FINGERPRINT_H
@@ -58,6 +60,16 @@ int fingerprint_machine(const char *root, const char *const *devs,
  * one, every disk. 0, or -ENOMEM.
  */
 int fingerprint_add(json_t *meta, const char *root, const char *seed_rule);
+
+/*
+ * fingerprint_add() with the machine's keys taken from doc, the machine
+ * document of the system under test (machine_doc.h: its "treatment" and
+ * "environment", read there with the disks under its data directory),
+ * not from this machine: the terminals ran on another host. The
+ * workload and the server's keys are meta's, as in fingerprint_add().
+ * 0, or -ENOMEM.
+ */
+int fingerprint_add_doc(json_t *meta, const json_t *doc, const char *seed_rule);
 
 /*
  * Write every readable file below root/proc/sys as "name = value" lines

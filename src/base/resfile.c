@@ -31,6 +31,7 @@ static const struct resfile_info resfile_infos[RESFILE_NR] = {
 	[RESFILE_PROBE] = {RESFILE_TAG_PROBE, false},
 	[RESFILE_COMPARE] = {RESFILE_TAG_COMPARE, false},
 	[RESFILE_IOPROFILE] = {RESFILE_TAG_IOPROFILE, false},
+	[RESFILE_MACHINE] = {RESFILE_TAG_MACHINE, false},
 };
 
 const char *resfile_tag(enum resfile_format fmt)

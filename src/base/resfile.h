@@ -35,6 +35,8 @@
 #define RESFILE_TAG_COMPARE "oltpmark-compare/1" /* compare -f json */
 /* the iosim driver's I/O profile (docs/formats.md) */
 #define RESFILE_TAG_IOPROFILE "oltpmark-ioprofile/1"
+/* a host's machine facts, oltpmark sysinfo --format json (machine_doc.h) */
+#define RESFILE_TAG_MACHINE "oltpmark-machine/1"
 
 /* The formats, to name one to resfile_check() and resfile_read(). */
 enum resfile_format {
@@ -45,6 +47,8 @@ enum resfile_format {
 	RESFILE_COMPARE, /* compare.json, written by oltpmark compare */
 	/* the iosim driver's I/O profile, written by its calibration */
 	RESFILE_IOPROFILE,
+	/* a host's machine facts, read by oltpmark run --machine-from */
+	RESFILE_MACHINE,
 	RESFILE_NR
 };
 

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,106 @@ int sysinfo_add_json(json_t *obj)
 	else
 		json_object_set_new(mem, "total_kb", json_null());
 
+	json_object_set_new(obj, "kernel", kernel);
+	json_object_set_new(obj, "cpu", cpu);
+	json_object_set_new(obj, "memory", mem);
+	return 0;
+}
+
+void sysinfo_host_name(const char *root, char *buf, size_t size)
+{
+	if (!size)
+		return;
+	buf[0] = '\0';
+	if (root && *root) {
+		if (!machine_read(root, "/proc/sys/kernel/hostname", buf, size))
+			buf[0] = '\0';
+		return;
+	}
+	if (gethostname(buf, size - 1) < 0)
+		buf[0] = '\0';
+	buf[size - 1] = '\0';
+}
+
+/* The count of the sysfs CPU list root/path as JSON; null when unread. */
+static json_t *cpu_count(const char *root, const char *path)
+{
+	char buf[1024];
+	long n;
+
+	if (!machine_read(root, path, buf, sizeof(buf)))
+		return json_null();
+	n = machine_count_list(buf);
+	return n > 0 ? json_integer(n) : json_null();
+}
+
+/* /proc/sys/kernel/NAME under root into buf; false when unread or empty. */
+static bool kernel_name(const char *root, const char *name, char *buf,
+			size_t size)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
+	return machine_read(root, path, buf, size) && buf[0];
+}
+
+int sysinfo_add_json_root(json_t *obj, const char *root)
+{
+	char os[64], host[256], rel[256], ver[512], arch[64], buf[4096];
+	json_t *kernel, *cpu, *mem;
+	bool have_rel, have_ver, have_arch;
+
+	if (!root || !*root)
+		return sysinfo_add_json(obj);
+	kernel = json_object();
+	cpu = json_object();
+	mem = json_object();
+	if (!kernel || !cpu || !mem) {
+		json_decref(kernel);
+		json_decref(cpu);
+		json_decref(mem);
+		return -ENOMEM;
+	}
+	have_rel = kernel_name(root, "osrelease", rel, sizeof(rel));
+	have_ver = kernel_name(root, "version", ver, sizeof(ver));
+	have_arch = kernel_name(root, "arch", arch, sizeof(arch));
+	if (have_rel && have_ver && have_arch &&
+	    kernel_name(root, "ostype", os, sizeof(os)) &&
+	    kernel_name(root, "hostname", host, sizeof(host))) {
+		snprintf(buf, sizeof(buf), "%s %s %s %s %s", os, host, rel, ver,
+			 arch);
+		json_object_set_new(kernel, "uname", json_string(buf));
+	} else {
+		json_object_set_new(kernel, "uname", json_null());
+	}
+	json_object_set_new(kernel, "release",
+			    have_rel ? json_string(rel) : json_null());
+	json_object_set_new(kernel, "version",
+			    have_ver ? json_string(ver) : json_null());
+	json_object_set_new(kernel, "machine",
+			    have_arch ? json_string(arch) : json_null());
+	json_object_set_new(kernel, "cmdline",
+			    string_or_null(machine_read(root, "/proc/cmdline",
+							buf, sizeof(buf))
+						   ? buf
+						   : NULL));
+	if (machine_field(root, "/proc/cpuinfo", "model name", buf,
+			  sizeof(buf)) ||
+	    machine_field(root, "/proc/cpuinfo", "Model", buf, sizeof(buf)) ||
+	    machine_field(root, "/proc/cpuinfo", "cpu model", buf, sizeof(buf)))
+		json_object_set_new(cpu, "model", json_string(buf));
+	else
+		json_object_set_new(cpu, "model", json_null());
+	json_object_set_new(cpu, "online",
+			    cpu_count(root, "/sys/devices/system/cpu/online"));
+	json_object_set_new(
+		cpu, "configured",
+		cpu_count(root, "/sys/devices/system/cpu/possible"));
+	if (machine_field(root, "/proc/meminfo", "MemTotal", buf, sizeof(buf)))
+		json_object_set_new(mem, "total_kb",
+				    json_integer(strtoll(buf, NULL, 10)));
+	else
+		json_object_set_new(mem, "total_kb", json_null());
 	json_object_set_new(obj, "kernel", kernel);
 	json_object_set_new(obj, "cpu", cpu);
 	json_object_set_new(obj, "memory", mem);

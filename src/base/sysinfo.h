@@ -27,6 +27,22 @@ int sysinfo_kernel_release(char *buf, size_t size);
  */
 int sysinfo_add_json(json_t *obj);
 
+/*
+ * sysinfo_add_json() of the machine whose /proc and /sys are under root
+ * ("" or NULL: this one, read exactly as sysinfo_add_json() reads it; a
+ * fixture tree in the tests): the kernel's names from
+ * /proc/sys/kernel/{ostype,hostname,osrelease,version,arch} ("uname"
+ * and "machine" null when one is missing), the CPU counts from the
+ * sysfs lists. 0, or -ENOMEM.
+ */
+int sysinfo_add_json_root(json_t *obj, const char *root);
+
+/*
+ * The machine's host name (uname -n) under root ("": gethostname(2))
+ * into buf; "" when it cannot be read.
+ */
+void sysinfo_host_name(const char *root, char *buf, size_t size);
+
 /* User + system CPU seconds of this process, all threads (getrusage). */
 double sysinfo_self_cpu_s(void);
 

@@ -41,6 +41,7 @@
 #include "src/base/atomic_file.h"
 #include "src/base/clock.h"
 #include "src/base/fingerprint.h"
+#include "src/base/machine_doc.h"
 #include "src/cmd/cmd.h"
 #include "src/base/log.h"
 #include "src/base/resfile.h"
@@ -88,6 +89,7 @@ struct run_opts {
 	const char *out;	/* --out, required */
 	const char *profile;	/* --profile (iosim) */
 	const char *data_dir;	/* --data-dir (iosim) */
+	const char *machine;	/* --machine-from FILE */
 	int io_mode;		/* --io-mode, index of io_modes */
 	int terminals_in_range; /* this process's terminals (not an option) */
 };
@@ -114,6 +116,10 @@ static struct run_opts opts;
 /* Whether the seed was drawn at random (no --seed): the fingerprint's
  * seed rule. */
 static bool seed_drawn;
+
+/* --machine-from's document: the server's machine, read there
+ * (machine_doc.h); NULL: this machine's. */
+static json_t *machine_doc;
 
 /* OLTPMARK_TEST_CLOCK_OFFSET_MS in us (recorded in meta.json). */
 static int64_t injected_us;
@@ -266,6 +272,13 @@ static const struct opt_def run_opt_defs[] = {
 	 .arg_name = "STR",
 	 .help = "libpq conninfo, URI or database name (default: PG* vars)"},
 	OPT_CONNECT_TIMEOUT(&opts.connect_timeout_s),
+	{.long_name = "machine-from",
+	 .kind = OPT_STRING,
+	 .value = &opts.machine,
+	 .arg_name = "FILE",
+	 .help = "the server's machine facts, the JSON of oltpmark sysinfo "
+		 "run there, for meta.json and sys/sysctl.txt (default: this "
+		 "machine's)"},
 	{.long_name = "debug",
 	 .kind = OPT_STRING,
 	 .value = &opts.debug,
@@ -545,6 +558,41 @@ static json_t *clock_json(const struct run_opts *o, const struct run_result *r)
 	return j;
 }
 
+/*
+ * meta.json's kernel, cpu and memory: this machine's; with
+ * --machine-from, the document's (the machine the server ran on) with
+ * its name under "machine_host", and this machine's under "driver_host"
+ * with its name. 0, or -ENOMEM.
+ */
+static int add_machine(json_t *meta)
+{
+	static const char *const keys[] = {"kernel", "cpu", "memory"};
+	json_t *driver, *host;
+	size_t i;
+	int rc;
+
+	if (!machine_doc)
+		return sysinfo_add_json(meta);
+	driver = json_object();
+	if (!driver)
+		return -ENOMEM;
+	json_object_set_new(driver, "host", json_string(host_name()));
+	rc = sysinfo_add_json(driver);
+	if (rc < 0) {
+		json_decref(driver);
+		return rc;
+	}
+	json_object_set_new(meta, "driver_host", driver);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		json_object_set(meta, keys[i],
+				json_object_get(machine_doc, keys[i]));
+	host = json_object_get(machine_doc, "host");
+	json_object_set_new(meta, "machine_host",
+			    json_is_string(host) ? json_incref(host)
+						 : json_null());
+	return 0;
+}
+
 static int write_meta(const struct opt_cmd *cmd, const struct run_opts *o,
 		      const struct whrange *range, struct run *run,
 		      struct err *err)
@@ -576,7 +624,7 @@ static int write_meta(const struct opt_cmd *cmd, const struct run_opts *o,
 			    json_real((double)r->start_wall_us / 1e6));
 	json_object_set_new(meta, "end_unix_s",
 			    json_real((double)r->end_wall_us / 1e6));
-	rc = sysinfo_add_json(meta);
+	rc = add_machine(meta);
 	if (rc < 0) {
 		json_decref(meta);
 		return err_set(err, rc, "out of memory");
@@ -600,7 +648,10 @@ static int write_meta(const struct opt_cmd *cmd, const struct run_opts *o,
 		json_boolean(resfile_get_truth(notes, "diagnostic") == 1));
 	json_object_set_new(meta, "notes", notes);
 	/* after everything it reads: options, notes, server, database */
-	rc = fingerprint_add(meta, "", seed_drawn ? "random" : "fixed");
+	rc = machine_doc ? fingerprint_add_doc(meta, machine_doc,
+					       seed_drawn ? "random" : "fixed")
+			 : fingerprint_add(meta, "",
+					   seed_drawn ? "random" : "fixed");
 	if (rc < 0) {
 		json_decref(meta);
 		return err_set(err, rc, "out of memory");
@@ -612,8 +663,9 @@ static int write_meta(const struct opt_cmd *cmd, const struct run_opts *o,
 
 /*
  * Every sysctl of this machine into DIR/sys/sysctl.txt, for what the
- * fingerprint's list misses. Not being able to write it is a warning:
- * the run's figures do not depend on it.
+ * fingerprint's list misses; with --machine-from, the document's text
+ * (the server's machine). Not being able to write it is a warning: the
+ * run's figures do not depend on it.
  */
 static void write_sysctls(const char *dir)
 {
@@ -630,9 +682,16 @@ static void write_sysctls(const char *dir)
 	}
 	strncat(path, "/sysctl.txt", sizeof(path) - strlen(path) - 1);
 	rc = atomic_file_open(&af, path, &err);
-	if (rc == 0)
+	if (rc == 0 && machine_doc) {
+		const char *text = json_string_value(
+			json_object_get(machine_doc, "sysctl"));
+
+		rc = atomic_file_close(&af, fputs(text, af.f) == EOF ? -EIO : 0,
+				       &err);
+	} else if (rc == 0) {
 		rc = atomic_file_close(&af, fingerprint_sysctl_all("", af.f),
 				       &err);
+	}
 	if (rc < 0)
 		log_warn("run: %s", err.msg[0] ? err.msg
 					       : "sys/sysctl.txt not "
@@ -752,7 +811,8 @@ static int usage_error(const struct err *err)
 	return EXIT_BAD_USAGE;
 }
 
-int cmd_run(int argc, char **argv)
+/* cmd_run's work; cmd_run releases what it kept (machine_doc). */
+static int run_main(int argc, char **argv)
 {
 	const struct opt_cmd *cmd = &run_cmd_def;
 	struct run_opts *o = &opts;
@@ -822,6 +882,14 @@ int cmd_run(int argc, char **argv)
 		err_set(&err, -EINVAL,
 			"option --debug: '%s' is not a list of categories (load,driver,term,report,all)",
 			o->debug);
+		return usage_error(&err);
+	}
+	if (o->machine &&
+	    machine_doc_read(o->machine, &machine_doc, &err) < 0) {
+		char msg[ERR_MSG_MAX];
+
+		snprintf(msg, sizeof(msg), "%s", err.msg);
+		err_set(&err, -EINVAL, "option --machine-from: %s", msg);
 		return usage_error(&err);
 	}
 	if (!run_simulated(o) && (o->profile || o->data_dir)) {
@@ -983,5 +1051,16 @@ out:
 		log_error("run: %s", err.msg);
 		status = EXIT_WORK_FAILED;
 	}
+	return status;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	int status;
+
+	machine_doc = NULL;
+	status = run_main(argc, argv);
+	json_decref(machine_doc);
+	machine_doc = NULL;
 	return status;
 }

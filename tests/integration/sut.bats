@@ -10,7 +10,10 @@
 # which compare reads; the password nowhere in the results or the logs;
 # the check of the SUT (one line per missing piece, nothing changed);
 # the ssh connection lost mid-run; --recover from the state file kept on
-# the SUT.
+# the SUT, and the ssh control directory a killed run leaves. The SUT
+# being this machine, its /proc and /sys are read under the fixture tree
+# tests/fixtures/fingerprint-vm (OLTPMARK_TEST_SUT_ROOT), so that a
+# meta.json describing the driver's host instead of the SUT is caught.
 
 load helpers
 
@@ -121,14 +124,16 @@ setup_file() {
 	export OLTPMARK_SSH_OPTS="-F $SSH_DIR/ssh_config"
 	sshd_start
 	# The experiment of the first tests: two labels, cached, one short
-	# run each, the default hooks on the first.
+	# run each, the default hooks on the first; the SUT's machine read
+	# from the fixture tree.
 	local label
 	local -a hooks
 	for label in sut-a sut-b; do
 		hooks=()
 		[[ $label == sut-a ]] || hooks=(--hooks vmstat)
 		# TMPDIR: where the control socket's private directory goes
-		TMPDIR=$SUT_TMP/tmp "$REPO/run/oltpmark-run" --sut sut \
+		TMPDIR=$SUT_TMP/tmp OLTPMARK_TEST_SUT_ROOT=$REPO/tests/fixtures/fingerprint-vm \
+			"$REPO/run/oltpmark-run" --sut sut \
 			--sut-dir "$SUT_TREE" --sut-listen 127.0.0.1 --label "$label" --configs cached \
 			--runs 1 -w 1 -d 3 --ramp-up 1 "${hooks[@]}" \
 			--results "$SUT_TMP/results" >"$SUT_TMP/$label.out" 2>&1 || {
@@ -159,6 +164,18 @@ sut_postmasters() {
 	done
 }
 
+# ctl_processes DIR: the PIDs of processes whose command line names DIR
+# (an ssh master's ControlPath).
+ctl_processes() {
+	local f line
+	for f in /proc/[0-9]*/cmdline; do
+		# compared in bash: a grep would find its own command line
+		line=$(tr '\0' ' ' 2>/dev/null <"$f") || continue
+		[[ $line != *"$1/"* ]] || { f=${f#/proc/}; echo "${f%/cmdline}"; }
+	done
+	return 0
+}
+
 @test "an experiment on the SUT over ssh: runs, hooks' files back, compare" {
 	local d=$SUT_TMP/results/sut-a/cached/run-1
 	[ -s "$d/meta.json" ]
@@ -178,6 +195,15 @@ sut_postmasters() {
 	[ "$(json_eval "$d/meta.json" 'd["fingerprint"]["workload"]["terminals"]')" = other-host ]
 	[ "$(json_eval "$d/meta.json" 'd["notes"]["sut.kernel"]')" = "$(uname -r)" ]
 	[ -n "$(json_eval "$d/meta.json" 'd["notes"]["driver.host"]')" ]
+	# the machine recorded is the SUT's, read there (the fixture tree),
+	# the driver's apart
+	[ -s "$d/sys/sut-machine.json" ]
+	[ "$(json_eval "$d/meta.json" 'd["fingerprint"]["treatment"]["kernel.release"]')" = 6.18.44-custom ]
+	[ "$(json_eval "$d/meta.json" 'd["fingerprint"]["treatment"]["block.vdb.scheduler"]')" = mq-deadline ]
+	[ "$(json_eval "$d/meta.json" 'd["fingerprint"]["environment"]["cpu.model"]')" = "Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz" ]
+	[ "$(json_eval "$d/meta.json" 'd["kernel"]["release"]')" = 6.18.44-custom ]
+	[ "$(json_eval "$d/meta.json" 'd["driver_host"]["kernel"]["release"]')" = "$(uname -r)" ]
+	grep -qx "kernel.osrelease = 6.18.44-custom" "$d/sys/sysctl.txt"
 	grep -q "reusing the loaded database" "$SUT_TMP/sut-b.out"
 	run "$OLTPMARK" compare --baseline sut-a "$SUT_TMP/results"
 	echo "$output"
@@ -257,8 +283,10 @@ sut_postmasters() {
 }
 
 @test "--recover puts the SUT back from the state file kept there" {
-	local out=$SUT_TMP/killed.out pid guard
-	"$REPO/run/oltpmark-run" --sut sut --sut-dir "$SUT_TREE" --sut-listen 127.0.0.1 \
+	local out=$SUT_TMP/killed.out pid guard ctl=$SUT_TMP/tmp-killed
+	mkdir -m 700 "$ctl"
+	# TMPDIR: the control directory the killed run leaves is seen here
+	TMPDIR=$ctl "$REPO/run/oltpmark-run" --sut sut --sut-dir "$SUT_TREE" --sut-listen 127.0.0.1 \
 		--label killed --configs cached --runs 1 -w 1 -d 60 --ramp-up 1 \
 		--hooks vmstat --results "$SUT_TMP/killed" >"$out" 2>&1 &
 	pid=$!
@@ -270,10 +298,19 @@ sut_postmasters() {
 	kill -KILL "$guard" "$pid"
 	wait "$pid" || true
 	[ -n "$(sut_postmasters)" ]
-	run "$REPO/run/oltpmark-run" --recover --results "$SUT_TMP/killed"
+	# its ssh control directory, master and password file are left
+	run ls -A "$ctl"
+	[[ $output == oltpmark-ssh.* ]]
+	[ -n "$(ctl_processes "$ctl")" ]
+	run env TMPDIR="$ctl" "$REPO/run/oltpmark-run" --recover --results "$SUT_TMP/killed"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ $output == *"state file kept on sut"* ]]
+	[[ $output == *"closed the ssh control connection"* ]]
+	# closed and removed, with the recovery's own
+	run ls -A "$ctl"
+	[ -z "$output" ]
+	[ -z "$(ctl_processes "$ctl")" ]
 	[ -z "$(sut_postmasters)" ]
 	[ ! -e "$SUT_TREE/var/.oltpmark-run.state" ]
 	[ ! -e "$SUT_TMP/killed/.oltpmark-run.state" ]

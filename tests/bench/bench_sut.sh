@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench_sut.sh - what putting the database on a host of its own costs the
+# measurement (issue 23's target, docs/experiments.md "The system under
+# test on its own host"): NOTPM and the terminals' CPU per transaction
+# (client µs/txn) of run/oltpmark-run on this machine, against the same
+# with --sut through a throwaway sshd of this script on 127.0.0.1
+# standing in for a second host (the terminals then reach the server over
+# TCP, the cluster and hooks are driven over one ssh control
+# connection). Cached configuration, one short run per invocation, in
+# interleaved pairs local,sut then sut,local, ... so that the host's
+# moods fall on both alike; the run seed is the same in both modes. Each
+# run's 1-minute load average (before it) is printed with its figures,
+# then the mean, standard deviation and range of each mode and the ratio
+# sut / local of the means and of each pair. Prints figures, not
+# pass/fail.
+#
+# Needs root (sshd's privilege separation; the server runs as postgres),
+# /usr/sbin/sshd, ssh, ssh-keygen and python3; skipped otherwise.
+# Environment: BENCH_SUT_PAIRS (default 3), BENCH_SUT_W (warehouses,
+# default 10), BENCH_SUT_S (measured seconds, default 60), BENCH_SUT_RAMP
+# (ramp-up seconds, default 10), BENCH_SUT_HOOKS (default none),
+# BENCH_SUT_KEEP=1 (keep the results: their directory is printed),
+# OLTPMARK (default ./oltpmark).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+OLTPMARK=${OLTPMARK:-$top/oltpmark}
+export OLTPMARK
+PAIRS=${BENCH_SUT_PAIRS:-3}
+W=${BENCH_SUT_W:-10}
+S=${BENCH_SUT_S:-60}
+RAMP=${BENCH_SUT_RAMP:-10}
+HOOKS=${BENCH_SUT_HOOKS:-none}
+
+skip() {
+	echo "bench_sut: skipped: $*"
+	exit 0
+}
+[[ -x $OLTPMARK ]] || skip "$OLTPMARK not built (run make)"
+((EUID == 0)) || skip "needs root (sshd's privilege separation; the server runs as postgres)"
+[[ -x /usr/sbin/sshd ]] || skip "no /usr/sbin/sshd (Debian: openssh-server)"
+if ! command -v ssh >/dev/null || ! command -v ssh-keygen >/dev/null; then
+	skip "no ssh or ssh-keygen (Debian: openssh-client)"
+fi
+command -v python3 >/dev/null || skip "python3 not installed (reads summary.json)"
+
+dir=$(mktemp -d "${TMPDIR:-/tmp}/om-bench-sut.XXXXXX")
+chmod 755 "$dir"
+ssh_dir=$dir/ssh
+tree=$dir/sut-tree
+sshd_pid=""
+cleanup() {
+	local c
+	for c in "$tree"/var/.clusters/*/ "$dir"/local/.clusters/*/; do
+		[[ -e $c/.oltpmark-cluster ]] && "$top/run/pg" stop "$c" >/dev/null 2>&1
+	done
+	[[ -z $sshd_pid ]] || kill "$sshd_pid" 2>/dev/null || true
+	if [[ ${BENCH_SUT_KEEP:-0} == 1 ]]; then
+		echo "bench_sut: results kept in $dir"
+	else
+		rm -rf "$dir"
+	fi
+}
+trap cleanup EXIT
+
+# The stand-in for the second host: an sshd on a free port of 127.0.0.1
+# with keys made here, given to run/oltpmark-run by OLTPMARK_SSH_OPTS.
+mkdir -m 700 "$ssh_dir" "$dir/tmp"
+mkdir -p /run/sshd
+ssh-keygen -q -t ed25519 -N '' -f "$ssh_dir/host_key"
+ssh-keygen -q -t ed25519 -N '' -f "$ssh_dir/user_key"
+cp "$ssh_dir/user_key.pub" "$ssh_dir/authorized_keys"
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+cat >"$ssh_dir/sshd_config" <<EOF
+Port $port
+ListenAddress 127.0.0.1
+HostKey $ssh_dir/host_key
+AuthorizedKeysFile $ssh_dir/authorized_keys
+PidFile none
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PermitRootLogin prohibit-password
+UsePAM no
+StrictModes no
+PrintMotd no
+PrintLastLog no
+MaxSessions 64
+AcceptEnv SHLVL
+EOF
+cat >"$ssh_dir/ssh_config" <<EOF
+Host sut
+  HostName 127.0.0.1
+  Port $port
+  User $(id -un)
+  IdentityFile $ssh_dir/user_key
+  IdentitiesOnly yes
+  UserKnownHostsFile $ssh_dir/known_hosts
+  StrictHostKeyChecking accept-new
+  LogLevel ERROR
+  SetEnv SHLVL=1
+EOF
+/usr/sbin/sshd -D -f "$ssh_dir/sshd_config" -E "$ssh_dir/sshd.log" &
+sshd_pid=$!
+export OLTPMARK_SSH_OPTS="-F $ssh_dir/ssh_config"
+for ((i = 0; i < 100; i++)); do
+	ssh -F "$ssh_dir/ssh_config" sut true 2>/dev/null && break
+	sleep 0.1
+done
+# The SUT's tree: run/ and the binary, copied.
+mkdir -p "$tree"
+cp -a "$top/run" "$OLTPMARK" "$tree/"
+chmod -R go-w "$tree"
+
+# one MODE PAIR: one invocation of run/oltpmark-run, label pPAIR; prints
+# "MODE PAIR LOAD1 NOTPM CLIENT_US".
+one() {
+	local mode=$1 pair=$2 load log summary
+	local -a sut=()
+	[[ $mode == local ]] || sut=(--sut sut --sut-dir "$tree" --sut-listen 127.0.0.1)
+	log=$dir/$mode-p$pair.log
+	read -r load _ </proc/loadavg
+	if ! TMPDIR=$dir/tmp "$top/run/oltpmark-run" "${sut[@]}" --label "p$pair" \
+		--configs cached --runs 1 -w "$W" -d "$S" --ramp-up "$RAMP" \
+		--hooks "$HOOKS" --results "$dir/$mode" >"$log" 2>&1; then
+		echo "bench_sut: the $mode run of pair $pair failed (see $log)" >&2
+		tail -n 5 "$log" >&2
+		return 1
+	fi
+	summary=$dir/$mode/p$pair/cached/run-1/summary.json
+	python3 - "$summary" "$mode" "$pair" "$load" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+c = (s.get("cost") or {}).get("client_us_per_txn")
+print(sys.argv[2], sys.argv[3], sys.argv[4], "%.0f" % s["notpm"],
+      "nan" if c is None else "%.1f" % c)
+PY
+}
+
+echo "W=$W, cached, ${RAMP} s ramp-up + ${S} s, hooks $HOOKS, $PAIRS pairs (loading first: not timed)"
+printf '%-6s %4s %6s %10s %14s\n' mode pair load1 NOTPM "client us/txn"
+rows=$dir/rows.txt
+: >"$rows"
+for ((p = 1; p <= PAIRS; p++)); do
+	if ((p % 2)); then order=(local sut); else order=(sut local); fi
+	for mode in "${order[@]}"; do
+		one "$mode" "$p" | tee -a "$rows" |
+			awk '{ printf "%-6s %4s %6s %10s %14s\n", $1, $2, $3, $4, $5 }'
+	done
+done
+
+python3 - "$rows" <<'PY'
+import statistics as st, sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
+by = {}
+for mode, pair, load, notpm, cus in rows:
+    by.setdefault(mode, {})[pair] = (float(load), float(notpm), float(cus))
+def show(name, idx, fmt):
+    for mode in ("local", "sut"):
+        v = [x[idx] for x in by.get(mode, {}).values()]
+        if not v:
+            continue
+        sd = st.stdev(v) if len(v) > 1 else float("nan")
+        print(("%-14s %-5s mean " + fmt + "  sd " + fmt + " (%.1f %%)  range " + fmt + ".." + fmt)
+              % (name, mode, st.mean(v), sd, 100 * sd / st.mean(v), min(v), max(v)))
+    loc, sut = by.get("local", {}), by.get("sut", {})
+    pairs = sorted(set(loc) & set(sut), key=int)
+    if pairs:
+        r = [sut[p][idx] / loc[p][idx] for p in pairs]
+        print("%-14s sut/local: ratio of means %.3f; per pair %s"
+              % (name, st.mean(x[idx] for x in sut.values()) /
+                 st.mean(x[idx] for x in loc.values()),
+                 " ".join("%.3f" % x for x in r)))
+show("NOTPM", 1, "%.0f")
+show("client us/txn", 2, "%.1f")
+show("load1", 0, "%.2f")
+PY
