@@ -32,8 +32,10 @@ DRV_CTL=""
 # and its exit status once it ended.
 declare -A DRV_PID=() DRV_FD=() DRV_RC=()
 # Seconds from choosing --start-at to the instant itself: enough for
-# every driver to start, connect and measure its clock offset.
-DRV_LEAD_S=${OLTPMARK_DRIVER_LEAD_S:-5}
+# every driver to start, connect and measure its clock offset (5 s was
+# short on a 2-CPU host at a load of 15: a driver over ssh was ready
+# 0.7 s after the instant, and its run refused).
+DRV_LEAD_S=${OLTPMARK_DRIVER_LEAD_S:-10}
 
 # The wrapper each driver runs (POSIX sh; arguments: the binary, then
 # its own: run ...): the run in the background, its standard input
@@ -139,6 +141,9 @@ drivers_options() {
 		[[ ${cfg[driver_listen]} =~ ^[A-Za-z0-9.:-]+$ ]] ||
 			bad_value --driver-listen "${cfg[driver_listen]}" "is not a host name or an address"
 	fi
+	om_is_count "$DRV_LEAD_S" 1 ||
+		om_die_usage "OLTPMARK_DRIVER_LEAD_S: '$DRV_LEAD_S' is not a number of seconds >= 1"
+	DRV_LEAD_S=$((10#$DRV_LEAD_S))
 	DRV_HOSTS=("${hosts[@]}")
 	((cfg[recover] == 0)) || { DRV_HOSTS=(); return 0; }
 	DRV_CTL=$(mktemp -d "${TMPDIR:-/tmp}/oltpmark-drv.XXXXXX") ||
@@ -152,15 +157,16 @@ drivers_options() {
 	cfg[driver_notes]=$(drivers_notes)
 }
 
-# drivers_ssh ARRAY HOST: ssh and its options for a driver host
-# (OLTPMARK_SSH_OPTS first, as run/sut-ssh.sh), its control socket in
-# DRV_CTL (%C: one per host, user and port), into the array named ARRAY.
+# drivers_ssh ARRAY HOST: ssh's options for a driver host, the host
+# last (OLTPMARK_SSH_OPTS first, as run/sut-ssh.sh), its control socket
+# in DRV_CTL (%C: one per host, user and port), into the array named
+# ARRAY.
 drivers_ssh() {
 	local -n drivers_ssh_ref=$1
 	local -a user=()
 	read -r -a user <<<"${OLTPMARK_SSH_OPTS:-}"
 	# shellcheck disable=SC2034 # a reference to the caller's array
-	drivers_ssh_ref=(ssh "${user[@]}" -o BatchMode=yes
+	drivers_ssh_ref=("${user[@]}" -o BatchMode=yes
 		-o ControlMaster=auto -o ControlPersist=600
 		-o "ControlPath=$DRV_CTL/%C"
 		-o ServerAliveInterval=5 -o ServerAliveCountMax=3 "$2")
@@ -179,7 +185,7 @@ drivers_on_host_in() {
 	shift
 	for w in "$@"; do line+="${line:+ }$(sut_quote "$w")"; done
 	drivers_ssh argv "${DRV_HOSTS[$k - 1]}"
-	"${argv[@]}" -- "$line"
+	ssh "${argv[@]}" -- "$line"
 }
 
 # drivers_preflight K: driver K has what it needs, else one line per
@@ -313,7 +319,7 @@ drivers_remote_out() {
 # RUN_DIR/.drivers/K-HOST.log. Every other driver's FIFO is closed in it,
 # so that closing one writing end here stops exactly that driver.
 drivers_start() {
-	local k=$1 start=$2 run_dir=$3 part fifo out line w f
+	local k=$1 start=$2 run_dir=$3 part fifo out line w f prog
 	local -a args argv
 	shift 3
 	part=$(drivers_part "$k")
@@ -326,10 +332,12 @@ drivers_start() {
 			line+=" PGPASSFILE=$(sut_quote "${cfg[driver_dir]}/var/pgpass") && export PGPASSFILE &&"
 		line+=" exec sh -c $(sut_quote "$OM_DRIVER_WRAPPER") sh $(sut_quote "${cfg[driver_dir]}/oltpmark")"
 		for w in "${args[@]}" --out "$out"; do line+=" $(sut_quote "$w")"; done
+		prog="ssh"
 		drivers_ssh argv "${DRV_HOSTS[$k - 1]}"
 		argv+=(-- "$line")
 	else
-		argv=(sh -c "$OM_DRIVER_WRAPPER" sh "$OLTPMARK" "${args[@]}"
+		prog="sh"
+		argv=(-c "$OM_DRIVER_WRAPPER" sh "$OLTPMARK" "${args[@]}"
 			--out "$run_dir/.drivers/$part")
 	fi
 	fifo=$DRV_CTL/fifo-$k
@@ -337,7 +345,7 @@ drivers_start() {
 	mkfifo -m 600 -- "$fifo" || om_die "cannot make $fifo"
 	(
 		for f in "${DRV_FD[@]}" ${OM_SUT_GUARD_FD:-}; do exec {f}>&-; done
-		exec "${argv[@]}" <"$fifo" >"$run_dir/.drivers/$part.log" 2>&1
+		exec "$prog" "${argv[@]}" <"$fifo" >"$run_dir/.drivers/$part.log" 2>&1
 	) &
 	DRV_PID[$k]=$!
 	exec {f}>"$fifo"
@@ -452,7 +460,7 @@ drivers_fetch() {
 	if ((st == 0)); then
 		drivers_ssh argv "${DRV_HOSTS[$k - 1]}"
 		mkdir -p -- "$local_dir" &&
-			"${argv[@]}" -- "tar -C $(sut_quote "$out") -cf - ." </dev/null | tar -C "$local_dir" -xf - &&
+			ssh "${argv[@]}" -- "tar -C $(sut_quote "$out") -cf - ." </dev/null | tar -C "$local_dir" -xf - &&
 			drivers_on_host "$k" rm -rf -- "$out" && return 0
 	fi
 	count_failure "driver ${DRV_HOSTS[$k - 1]}: its run could not be brought back from $out (it stays there)"
@@ -495,7 +503,7 @@ drivers_close() {
 	for ((k = 1; k <= ${#DRV_HOSTS[@]}; k++)); do
 		drivers_remote "$k" || continue
 		drivers_ssh argv "${DRV_HOSTS[$k - 1]}"
-		"${argv[@]:0:${#argv[@]}-1}" -O exit "${DRV_HOSTS[$k - 1]}" >/dev/null 2>&1 || true
+		ssh "${argv[@]:0:${#argv[@]}-1}" -O exit "${DRV_HOSTS[$k - 1]}" >/dev/null 2>&1 || true
 	done
 	rm -rf -- "$DRV_CTL"
 	DRV_CTL=""
