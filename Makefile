@@ -41,9 +41,9 @@ BENCH_SOURCES := $(sort $(wildcard tests/bench/bench_*.c))
 BENCH_BINS := $(patsubst tests/bench/%.c,build/bench/%,$(BENCH_SOURCES))
 SHELL_SCRIPTS := configure run/pg run/oltpmark-run run/lib.sh run/demo \
 	run/state.sh run/devices.sh run/plan.sh run/sut.sh run/sut-ssh.sh \
-	run/sut-run.sh run/sut-exec \
+	run/sut-run.sh run/sut-exec run/drivers.sh \
 	run/install-deps run/array run/oltpmark-boots run/oltpmark-bisect-step \
-	run/boot-kernel contrib/oltpmark-run \
+	run/boot-kernel contrib/oltpmark-run bench/drivers-notpm \
 	contrib/bash-completion/oltpmark \
 	$(wildcard run/hooks/*) $(wildcard run/variants/*) \
 	$(wildcard tests/*.sh) $(wildcard tests/integration/*.bash) .ci/run

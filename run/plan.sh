@@ -334,6 +334,8 @@ plan_print() {
 	fi
 	echo "                 ${cfg[resolve]:+at most }${plan[n_total]} in all, each ${cfg[ramp_up]} s ramp-up + ${cfg[duration]} s measured, $((cfg[warehouses])) warehouses"
 	echo "hooks:           ${cfg[hooks]:-none}"
+	! drivers_on ||
+		echo "drivers:         ${cfg[driver_hosts]} (checked): host k of N drives warehouse range k/N, from one --start-at instant; merged per run"
 	if ((cfg[diagnostic])); then
 		read -r -a names < <(on_sut hooks/run-all list | sed -n 's/^diagnostic: *//p')
 		diag=$(IFS=,; echo "${names[*]}")

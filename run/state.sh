@@ -406,6 +406,7 @@ cleanup() {
 	state[cleaning]=1
 	if sut_lost; then
 		om_warn "the ssh connection to ${cfg[sut]} was lost: its guard undoes there what ${cfg[sut_var]}/$STATE_NAME lists; to check, once it is reachable: run/oltpmark-run --recover --results ${cfg[results]}"
+		drivers_close
 		sut_close
 		exit 1
 	fi
@@ -464,6 +465,7 @@ cleanup() {
 			[[ -z ${cfg[sut]} ]] || on_sut rm -f -- "${cfg[sut_var]}/$STATE_NAME"
 		fi
 	fi
+	drivers_close
 	sut_close
 	exit "$status"
 }
@@ -485,6 +487,9 @@ on_signal() {
 			wait "${state[child]}" 2>/dev/null || true
 		done
 	fi
+	# Several drivers (run/drivers.sh): each stopped by the end of its
+	# input, and waited for.
+	drivers_stop
 	exit 1
 }
 

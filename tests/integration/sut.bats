@@ -4,9 +4,9 @@
 # own over ssh (issue 23), against a throwaway sshd of this file on a free
 # port of 127.0.0.1, with a host key and a user key made here and given
 # by OLTPMARK_SSH_OPTS (-F a config written here: nothing of ~/.ssh is
-# read). The SUT's oltpmark tree is a copy of the built tree's run/ and
-# binary in a directory of its own, so nothing is read from this tree by
-# accident. Tests: a full experiment whose hooks' files come back and
+# read; sshd_setup and the others of helpers.bash). The SUT's oltpmark
+# tree is a copy of the built tree's run/ and binary in a directory of
+# its own, so nothing is read from this tree by accident. Tests: a full experiment whose hooks' files come back and
 # which compare reads; the password nowhere in the results or the logs;
 # the check of the SUT (one line per missing piece, nothing changed);
 # the ssh connection lost mid-run; --recover from the state file kept on
@@ -17,59 +17,6 @@
 
 load helpers
 
-# sshd_unavailable: why this file cannot run its own sshd, or nothing.
-sshd_unavailable() {
-	if [[ ! -x /usr/sbin/sshd ]]; then
-		echo "no /usr/sbin/sshd (Debian: openssh-server; run/install-deps check)"
-	elif ! command -v ssh-keygen >/dev/null 2>&1 || ! command -v ssh >/dev/null 2>&1; then
-		echo "no ssh or ssh-keygen (Debian: openssh-client)"
-	elif ((EUID != 0)); then
-		echo "needs root (sshd's privilege separation; the server runs as postgres)"
-	fi
-}
-
-# free_port: a TCP port of 127.0.0.1 nobody listens on now.
-free_port() {
-	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-# sshd_start: this file's sshd on SSH_DIR's config; its PID in SSHD_PID.
-sshd_start() {
-	/usr/sbin/sshd -D -f "$SSH_DIR/sshd_config" -E "$SSH_DIR/sshd.log" &
-	echo $! >"$SSH_DIR/sshd.pid"
-	# killed on purpose by one test: no job message from bats
-	disown
-	wait_for 30 ssh -F "$SSH_DIR/ssh_config" sut true
-}
-
-# sshd_kill: kill this file's sshd and the sshd processes of its
-# connections (their PIDs: the descendants of its PID that are sshd),
-# never the commands they run: the connection is lost, as when the SUT's
-# network goes. SIGKILL: nothing of theirs says goodbye.
-sshd_kill() {
-	local top p ppid exe f line
-	local -a pids=() queue
-	top=$(<"$SSH_DIR/sshd.pid")
-	queue=("$top")
-	while ((${#queue[@]} > 0)); do
-		p=${queue[0]}
-		queue=("${queue[@]:1}")
-		pids+=("$p")
-		for f in /proc/[0-9]*/stat; do
-			# builtins only: a scan with a fork per process is slow
-			{ read -r line <"$f"; } 2>/dev/null || continue
-			line=${line##*) }
-			read -r _ ppid _ <<<"$line"
-			[[ $ppid == "$p" ]] || continue
-			f=${f%/stat}
-			exe=$(readlink "$f/exe" 2>/dev/null) || continue
-			[[ $exe == /usr/sbin/sshd ]] && queue+=("${f#/proc/}")
-		done
-	done
-	kill -KILL "${pids[@]}" 2>/dev/null || true
-	wait_for 10 ! ssh -F "$SSH_DIR/ssh_config" -o ConnectTimeout=2 sut true
-}
-
 setup_file() {
 	local why
 	why=$(sshd_unavailable)
@@ -78,44 +25,8 @@ setup_file() {
 	chmod 755 "$SUT_TMP"
 	SSH_DIR=$SUT_TMP/ssh
 	SUT_TREE=$SUT_TMP/sut-tree
-	mkdir -m 700 "$SSH_DIR" "$SUT_TMP/tmp"
-	mkdir -p /run/sshd
-	ssh-keygen -q -t ed25519 -N '' -f "$SSH_DIR/host_key"
-	ssh-keygen -q -t ed25519 -N '' -f "$SSH_DIR/user_key"
-	cp "$SSH_DIR/user_key.pub" "$SSH_DIR/authorized_keys"
-	local port
-	port=$(free_port)
-	# AcceptEnv SHLVL / SetEnv SHLVL=1: bash, the remote login shell,
-	# reads ~/.bashrc for a command run by sshd unless it is nested; on
-	# a machine whose ~/.bashrc is slow every on_sut would pay for it.
-	cat >"$SSH_DIR/sshd_config" <<-EOF
-		Port $port
-		ListenAddress 127.0.0.1
-		HostKey $SSH_DIR/host_key
-		AuthorizedKeysFile $SSH_DIR/authorized_keys
-		PidFile none
-		PasswordAuthentication no
-		KbdInteractiveAuthentication no
-		PermitRootLogin prohibit-password
-		UsePAM no
-		StrictModes no
-		PrintMotd no
-		PrintLastLog no
-		MaxSessions 64
-		AcceptEnv SHLVL
-	EOF
-	cat >"$SSH_DIR/ssh_config" <<-EOF
-		Host sut
-		  HostName 127.0.0.1
-		  Port $port
-		  User $(id -un)
-		  IdentityFile $SSH_DIR/user_key
-		  IdentitiesOnly yes
-		  UserKnownHostsFile $SSH_DIR/known_hosts
-		  StrictHostKeyChecking accept-new
-		  LogLevel ERROR
-		  SetEnv SHLVL=1
-	EOF
+	mkdir -m 700 "$SUT_TMP/tmp"
+	sshd_setup "$SSH_DIR" sut
 	# The SUT's tree: the built tree's run/ and binary, copied.
 	mkdir -p "$SUT_TREE"
 	cp -a "$REPO/run" "$REPO/oltpmark" "$SUT_TREE/"
