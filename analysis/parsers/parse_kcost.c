@@ -351,23 +351,38 @@ static bool kc_pid(const char *s, int *out)
 	return true;
 }
 
+/* A count of clock ticks: decimal digits only, within 64 bits. */
+static bool kc_ticks(const char *s, unsigned long long *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
 static int kc_proc_row(void *out, char **fld, const size_t *col)
 {
 	struct kcost_procs *ps = out;
 	struct kcost_proc x;
-	double hz, start, t[4];
+	double hz, t[4];
 	int k;
 
 	memset(&x, 0, sizeof(x));
 	if (!kc_pid(fld[col[KP_PID]], &x.pid) ||
 	    !kc_pid(fld[col[KP_PPID]], &x.ppid) ||
-	    !textline_decimal(fld[col[KP_START]], false, &start) ||
+	    !kc_ticks(fld[col[KP_START]], &x.starttime) ||
 	    !textline_decimal(fld[col[KP_HZ]], false, &hz) || hz < 1)
 		return 0;
 	for (k = 0; k < 4; k++)
 		if (!textline_decimal(fld[col[KP_UTIME + k]], false, &t[k]))
 			return 0;
-	x.starttime = (unsigned long long)start;
 	x.user_s = t[0] / hz;
 	x.system_s = t[1] / hz;
 	x.child_s = (t[2] + t[3]) / hz;

@@ -50,12 +50,14 @@ static void test_parse(void **state)
 		 "T,12,10,520,0,5,1,0,0,walwriter,\n"	 /* hz 0: bad */
 		 "T,x,10,520,100,5,1,0,0,walwriter,\n"	 /* bad pid */
 		 "T,13,10,530,100,-1,1,0,0,walwriter,\n" /* negative */
+		 /* a start time past 64 bits (found by fuzz_kcost_procs) */
+		 "T,16,10,195555555555555555555592541,100,1,1,0,0,x,\n"
 		 "T,14,10,540,100,127,48,0,0,client backend,oltpmark-run\n"
 		 "T,15,10,550,100,1,2", /* cut */
 		 header);
 	assert_int_equal(procs_str(text, &p, &err), 0);
 	assert_int_equal(p.n, 3);
-	assert_int_equal(p.bad_lines, 4);
+	assert_int_equal(p.bad_lines, 5);
 	assert_string_equal(p.ts, "T");
 	assert_int_equal(p.p[0].pid, 10);
 	assert_float_equal(p.p[0].user_s, 0.20, 1e-9);
