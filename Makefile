@@ -46,7 +46,8 @@ SHELL_SCRIPTS := configure run/pg run/oltpmark-run run/lib.sh run/demo \
 	run/boot-kernel contrib/oltpmark-run bench/drivers-notpm \
 	contrib/bash-completion/oltpmark \
 	$(wildcard run/hooks/*) $(wildcard run/variants/*) \
-	$(wildcard tests/*.sh) $(wildcard tests/integration/*.bash) .ci/run
+	$(wildcard tests/*.sh) $(wildcard tests/integration/*.bash) .ci/run \
+	$(wildcard bench/*.sh)
 DEPFLAGS = -MMD -MP
 
 .PHONY: all configured check check-run bench bench-run demo install \

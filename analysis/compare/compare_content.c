@@ -937,12 +937,15 @@ static void plots_section(struct cdoc *d, const struct cout_input *in,
 			  bool html)
 {
 	const struct cplots *p = in->plots;
-	size_t i;
+	size_t i, n = 0;
 
 	if (!p)
 		return;
+	/* the kernel-cost plots are in their own section */
+	for (i = 0; i < p->nplots; i++)
+		n += p->plots[i].type < 0;
 	compare_doc_heading(d, 2, "Evidence plots");
-	if (p->nplots) {
+	if (n) {
 		compare_doc_para(
 			d,
 			"vmstat of each label's representative run (its "
@@ -952,8 +955,9 @@ static void plots_section(struct cdoc *d, const struct cout_input *in,
 			html ? "" : in->plots_path);
 		compare_doc_list(d, CDOC_IMAGES);
 		for (i = 0; i < p->nplots; i++)
-			compare_doc_image(d, p->plots[i].title, "%s",
-					  p->plots[i].name);
+			if (p->plots[i].type < 0)
+				compare_doc_image(d, p->plots[i].title, "%s",
+						  p->plots[i].name);
 	} else {
 		compare_doc_para(d, "No plots: %s.", p->why_not);
 	}

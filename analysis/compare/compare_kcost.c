@@ -365,6 +365,23 @@ static void kc_tables(struct cdoc *d, const struct cout_input *in, size_t c)
 	}
 }
 
+/* The plots of config's types (compare_kcost_plots.h), when drawn. */
+static void kc_plots(struct cdoc *d, const struct cout_input *in,
+		     const char *config)
+{
+	const struct cplots *p = in->plots;
+	size_t i;
+
+	if (!compare_plots_has(p, config, "kcost"))
+		return;
+	compare_doc_list(d, CDOC_IMAGES);
+	for (i = 0; i < p->nplots; i++)
+		if (p->plots[i].type >= 0 &&
+		    strcmp(p->plots[i].config, config) == 0)
+			compare_doc_image(d, p->plots[i].title, "%s",
+					  p->plots[i].name);
+}
+
 void compare_kcost_content(struct cdoc *d, const struct cout_input *in)
 {
 	const struct score_table *t = in->t;
@@ -384,6 +401,7 @@ void compare_kcost_content(struct cdoc *d, const struct cout_input *in)
 			continue;
 		}
 		kc_tables(d, in, c);
+		kc_plots(d, in, t->configs[c]);
 		compare_doc_list(d, CDOC_LIST);
 		for (l = 0; l < t->nlabels; l++) {
 			compare_kcost_most(&in->ev->kcost, t->labels[l],
@@ -403,6 +421,10 @@ void compare_kcost_content(struct cdoc *d, const struct cout_input *in)
 		   "95 %% interval of Welch's t on the logarithms, as the "
 		   "scores; '*' when it excludes 0. A figure that is 0 in some "
 		   "run has its change from the means and no interval.");
+	if (compare_plots_has(in->plots, NULL, "kcost"))
+		compare_doc_para(d, "The plots: each type's changes, a point "
+				    "per label and figure with its interval "
+				    "as a bar.");
 }
 
 json_t *compare_kcost_json(const struct cout_input *in, bool *oom)

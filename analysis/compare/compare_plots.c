@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "analysis/common/gnuplot.h"
+#include "analysis/compare/compare_kcost_plots.h"
 
 const char *const compare_plots_keys[] = {"r",	"in", "cs", "us+sy",
 					  "wa", "bi", "bo", NULL};
@@ -39,10 +40,7 @@ static const char *const key_files[] = {"r",  "in", "cs", "cpu",
 					"wa", "bi", "bo"};
 #define NKEYS 7
 
-static void note(struct cplots *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void note(struct cplots *p, const char *fmt, ...)
+void compare_plots_note(struct cplots *p, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -52,6 +50,8 @@ static void note(struct cplots *p, const char *fmt, ...)
 	vsnprintf(p->notes[p->nnotes++], CPLOT_NOTE_LEN, fmt, ap);
 	va_end(ap);
 }
+
+#define note compare_plots_note
 
 /* A configuration name as a file-name part: [A-Za-z0-9_-], else '_'. */
 static void file_part(const char *s, char *out, size_t size)
@@ -159,9 +159,8 @@ out:
 	return rc;
 }
 
-/* Add a drawn plot to the list. */
-static int add_plot(struct cplots *p, const char *config, int key,
-		    const char *name, const char *config_title)
+int compare_plots_add(struct cplots *p, const char *config, const char *key,
+		      int type, const char *name, const char *title)
 {
 	struct cplot *grown =
 		realloc(p->plots, (p->nplots + 1) * sizeof(*grown));
@@ -172,11 +171,35 @@ static int add_plot(struct cplots *p, const char *config, int key,
 	grown += p->nplots++;
 	memset(grown, 0, sizeof(*grown));
 	grown->config = config;
-	grown->key = compare_plots_keys[key];
+	grown->key = key;
+	grown->type = type;
 	snprintf(grown->name, sizeof(grown->name), "%s", name);
-	snprintf(grown->title, sizeof(grown->title), "%s: %s", config_title,
-		 compare_plots_titles[key]);
+	snprintf(grown->title, sizeof(grown->title), "%s", title);
 	return 0;
+}
+
+bool compare_plots_has(const struct cplots *p, const char *config,
+		       const char *key)
+{
+	size_t i;
+
+	for (i = 0; p && i < p->nplots; i++)
+		if (strcmp(p->plots[i].key, key) == 0 &&
+		    (!config || strcmp(p->plots[i].config, config) == 0))
+			return true;
+	return false;
+}
+
+/* Add a drawn vmstat plot to the list. */
+static int add_plot(struct cplots *p, const char *config, int key,
+		    const char *name, const char *config_title)
+{
+	char title[200];
+
+	snprintf(title, sizeof(title), "%s: %s", config_title,
+		 compare_plots_titles[key]);
+	return compare_plots_add(p, config, compare_plots_keys[key], -1, name,
+				 title);
 }
 
 /* The plots of one configuration (column c of the table). */
@@ -286,6 +309,17 @@ out:
 	return rc;
 }
 
+/* Whether any of p's plots is a vmstat one. */
+static bool vmstat_plots(const struct cplots *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nplots; i++)
+		if (p->plots[i].type < 0)
+			return true;
+	return false;
+}
+
 int compare_plots_make(const char *out_dir, const struct runset *rs,
 		       const struct score_table *t, const struct cev *ev,
 		       struct cplots *out, struct err *err)
@@ -317,11 +351,14 @@ int compare_plots_make(const char *out_dir, const struct runset *rs,
 				break;
 			}
 		rc = plot_config(dir, rs, t, ev, c, stems[c], out, err);
+		if (rc == 0)
+			rc = compare_kcost_plots(dir, t, &ev->kcost, c,
+						 stems[c], out, err);
 	}
 	free(stems);
 	if (rc == -ENOMEM)
 		err_set(err, rc, "out of memory");
-	if (rc == 0 && out->nplots == 0 && !out->why_not[0])
+	if (rc == 0 && !vmstat_plots(out) && !out->why_not[0])
 		snprintf(out->why_not, sizeof(out->why_not),
 			 "no run with a readable sys/vmstat.txt");
 	return rc;

@@ -5,7 +5,10 @@
  * bo one plot with a curve per label, drawn from that label's
  * representative run (the median run by the scored metric), x in seconds
  * since the run's start. As the OSDL kernel reports had them: the same
- * quantity for every kernel on one picture.
+ * quantity for every kernel on one picture. And, from the kernel-cost
+ * hook's figures, one plot per configuration and transaction type of
+ * each label's change against the baseline with its interval
+ * (compare_kcost_plots.h).
  *
  * Plots go to OUT/compare-plots/ as NAME.png and NAME.svg beside their
  * NAME.gp script and data (analysis/common/gnuplot.h draws them). Nothing here
@@ -29,7 +32,9 @@
 /* One plot drawn. */
 struct cplot {
 	const char *config; /* configuration, points into the score table */
-	const char *key;    /* vmstat column: "r", "in", ..., "us+sy" */
+	const char *key;    /* vmstat column: "r", "in", ..., "us+sy", or
+			       "kcost" */
+	int type;	    /* kcost: its TXN_*; vmstat: -1 */
 	char name[128];	    /* file name without extension, in CPLOT_DIR */
 	char title[200];    /* caption */
 };
@@ -65,6 +70,22 @@ extern const char *const compare_plots_titles[];
 int compare_plots_make(const char *out_dir, const struct runset *rs,
 		       const struct score_table *t, const struct cev *ev,
 		       struct cplots *out, struct err *err);
+
+/*
+ * Add a drawn plot to p's list: its configuration (pointing into the
+ * score table), key, type (-1 for none), file name and caption. 0 or
+ * -ENOMEM.
+ */
+int compare_plots_add(struct cplots *p, const char *config, const char *key,
+		      int type, const char *name, const char *title);
+
+/* Add a note (what went wrong) to p; beyond CPLOT_NOTES_MAX, dropped. */
+void compare_plots_note(struct cplots *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Whether p has a plot of key in config (NULL: any configuration). */
+bool compare_plots_has(const struct cplots *p, const char *config,
+		       const char *key);
 
 /* Release the plot list and zero p. Safe on a zeroed struct. */
 void compare_plots_free(struct cplots *p);

@@ -311,6 +311,36 @@ static bool exists(const char *path)
 	return true;
 }
 
+/* The process snapshots, when both are there, into t->cpu. */
+static int read_procs(const char *sys_dir, struct kcost_table *t,
+		      struct err *err)
+{
+	char a_path[PATH_MAX], b_path[PATH_MAX];
+	struct kcost_procs a = {0}, b = {0};
+	int rc;
+
+	if (snprintf(a_path, sizeof(a_path), "%s/kcost_procs.start.csv",
+		     sys_dir) >= (int)sizeof(a_path) ||
+	    snprintf(b_path, sizeof(b_path), "%s/kcost_procs.stop.csv",
+		     sys_dir) >= (int)sizeof(b_path))
+		return err_set(err, -ENAMETOOLONG, "%s: path too long",
+			       sys_dir);
+	if (!exists(a_path) || !exists(b_path))
+		return 0;
+	rc = parse_kcost_procs_file(a_path, &a, err);
+	if (rc == 0)
+		rc = parse_kcost_procs_file(b_path, &b, err);
+	if (rc == 0) {
+		kcost_cpu_compute(&a, &b, &t->cpu);
+		t->bad_lines += a.bad_lines + b.bad_lines;
+	} else {
+		kcost_free(t);
+	}
+	parse_kcost_procs_free(&a);
+	parse_kcost_procs_free(&b);
+	return rc;
+}
+
 int kcost_read(const char *sys_dir, struct kcost_table *out, struct err *err)
 {
 	static const char *const names[4] = {
@@ -344,6 +374,8 @@ int kcost_read(const char *sys_dir, struct kcost_table *out, struct err *err)
 		if (rc < 0)
 			err_set(err, rc, "%s: out of memory", path[1]);
 	}
+	if (rc == 0)
+		rc = read_procs(sys_dir, out, err);
 	parse_kcost_free(&a);
 	parse_kcost_free(&b);
 	parse_kcost_waits_free(&wa);
@@ -357,16 +389,29 @@ void kcost_check(const struct kcost_table *t, double server_cpu_s,
 	int i;
 
 	memset(out, 0, sizeof(*out));
-	out->server_cpu_s = server_cpu_s;
-	for (i = 0; i < KCOST_TYPE_NR; i++)
-		out->kcost_cpu_s +=
+	out->server_cpu_s =
+		isfinite(server_cpu_s) && server_cpu_s > 0 ? server_cpu_s : NAN;
+	for (i = 0; i < KCOST_TYPE_NR; i++) {
+		double cpu =
 			t->row[i].v[KCOST_USER_S] + t->row[i].v[KCOST_SYSTEM_S];
-	if (!t->present || !isfinite(server_cpu_s) || server_cpu_s <= 0) {
+
+		if (i == KCOST_TYPE_OTHER)
+			out->other_cpu_s += cpu;
+		else
+			out->kcost_cpu_s += cpu;
+	}
+	if (t->cpu.present && t->cpu.terminals_s > 0) {
+		out->backends_cpu_s = t->cpu.terminals_s;
+	} else if (isfinite(out->server_cpu_s)) {
+		out->whole_server = true;
+		out->backends_cpu_s = out->server_cpu_s;
+	}
+	if (!t->present || !(out->backends_cpu_s > 0)) {
 		out->diff_s = out->diff_pct = NAN;
 		return;
 	}
 	out->known = true;
-	out->diff_s = out->kcost_cpu_s - server_cpu_s;
-	out->diff_pct = 100.0 * out->diff_s / server_cpu_s;
+	out->diff_s = out->kcost_cpu_s - out->backends_cpu_s;
+	out->diff_pct = 100.0 * out->diff_s / out->backends_cpu_s;
 	out->agree = fabs(out->diff_pct) <= KCOST_AGREE_PCT;
 }

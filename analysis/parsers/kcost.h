@@ -7,7 +7,8 @@
  * samples of the same interval per type with the top events, the
  * figures per committed transaction (kcost_figure()), and the check that
  * the query ids' CPU adds up to the server processes' CPU measured over
- * the same interval (kcost_check()).
+ * the same interval (kcost_check()), from the processes' CPU
+ * (kcost_cpu_compute()).
  */
 #ifndef OLTPMARK_ANALYSIS_KCOST_H
 #define OLTPMARK_ANALYSIS_KCOST_H
@@ -62,6 +63,52 @@ struct kcost_map {
 	double calls;	 /* its calls in the interval */
 };
 
+#define KCOST_BG_MAX 8 /* background process kinds listed */
+
+/* CPU of one kind of background process over the interval. */
+struct kcost_bg {
+	char name[KCOST_EVENT_MAX]; /* its backend_type ("walwriter") */
+	double cpu_s;		    /* user + system, s */
+};
+
+/*
+ * The server processes' CPU over the interval, from kcost_procs.*.csv,
+ * split by what the processes do. Added up, the parts are the whole
+ * server's CPU (the postmaster and its children), as run.json measures
+ * it, over the hook's own interval.
+ */
+struct kcost_cpu {
+	bool present;	       /* both process snapshots were read */
+	double terminals_s;    /* client backends named oltpmark-run (the
+				 terminals' connections): the processes
+				 that ran the query ids */
+	size_t terminals;      /* how many such backends at stop */
+	size_t terminals_new;  /* of them, not there at start (counted
+				 from 0) */
+	size_t terminals_gone; /* there at start, not at stop: their CPU
+				  is in ended_s */
+	double sessions_s;     /* other client backends (hooks, psql) */
+	double background_s;   /* the rest: walwriter, checkpointer,
+				 autovacuum, the wait sampler's collector
+				 ... and the postmaster */
+	double ended_s;	       /* processes that ended in the interval
+				 (the postmaster's cutime + cstime grew)
+				 less what they had at start */
+	double total_s;	       /* all of the above */
+	struct kcost_bg bg[KCOST_BG_MAX]; /* background_s by kind, most
+					     CPU first */
+	size_t nbg;			  /* entries of bg */
+};
+
+/*
+ * The server processes' CPU between two process snapshots into *out
+ * (overwritten; present set). A process is the same one when its pid and
+ * start time match; one at stop but not at start counts from 0. Not
+ * present when either has no postmaster or they name two (a restart).
+ */
+void kcost_cpu_compute(const struct kcost_procs *start,
+		       const struct kcost_procs *stop, struct kcost_cpu *out);
+
 /* The hook's files of one run. Owns map: kcost_free() releases it. */
 struct kcost_table {
 	bool present;			     /* both snapshots were read */
@@ -77,6 +124,8 @@ struct kcost_table {
 	bool waits;	      /* the wait profile was read */
 	double wait_samples;  /* all wait samples in the interval */
 	double wait_no_query; /* of them, with no query id */
+	struct kcost_cpu cpu; /* the processes' CPU, cpu.present when
+				 kcost_procs.{start,stop}.csv were read */
 };
 
 /*
@@ -117,17 +166,36 @@ int kcost_figure_decimals(enum kcost_figure f);
 double kcost_figure(const struct kcost_row *r, enum kcost_figure f,
 		    double commits);
 
-/* The CPU check: the query ids' CPU against the server processes'. */
+/*
+ * The CPU check. Like with like: the CPU of the statements of the
+ * workload (the types' and BEGIN/COMMIT/ROLLBACK's query ids) against
+ * the CPU of the processes that ran them, the terminals' backends; what
+ * those processes spent outside any statement's executor (committing,
+ * parsing, binding, reading and writing the client socket, waiting for
+ * the next message) is the residue not attributed to a statement. The
+ * background processes' CPU is beside it, not in it. Without the
+ * process snapshots (an older run) the whole server's CPU of run.json
+ * is the only comparison there is, and that is what is compared.
+ */
 struct kcost_check {
-	bool known;	     /* both figures are there */
-	double kcost_cpu_s;  /* user + system of every query id, s */
-	double server_cpu_s; /* the server processes', s (run.json) */
-	double diff_s;	     /* kcost - server */
-	double diff_pct;     /* diff_s / server_cpu_s, % */
-	bool agree;	     /* |diff_pct| <= KCOST_AGREE_PCT */
+	bool known;	       /* both sides are there */
+	bool whole_server;     /* compared with run.json's whole server
+				  (no process snapshots) */
+	double kcost_cpu_s;    /* user + system of the workload's query
+				  ids (types and control), s */
+	double other_cpu_s;    /* of the other query ids (hooks' and
+				  other sessions' statements), s */
+	double backends_cpu_s; /* the side compared with: the terminals'
+				  backends, or the whole server */
+	double server_cpu_s;   /* run.json's whole server, s (NAN: not
+				  measured) */
+	double diff_s;	       /* kcost - backends: minus the residue */
+	double diff_pct;       /* diff_s / backends_cpu_s, % */
+	bool agree;	       /* |diff_pct| <= KCOST_AGREE_PCT */
 };
 
-/* Check t against server_cpu_s (NAN: not measured) into *out. */
+/* Check t against its process CPU, else server_cpu_s (NAN: not
+   measured), into *out. */
 void kcost_check(const struct kcost_table *t, double server_cpu_s,
 		 struct kcost_check *out);
 

@@ -10,6 +10,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,6 +307,129 @@ void parse_kcost_waits_free(struct kcost_waits *w)
 {
 	free(w->w);
 	memset(w, 0, sizeof(*w));
+}
+
+/* --- kcost_procs.*.csv */
+
+enum {
+	KP_TS,
+	KP_PID,
+	KP_PPID,
+	KP_START,
+	KP_HZ,
+	KP_UTIME,
+	KP_STIME,
+	KP_CUTIME,
+	KP_CSTIME,
+	KP_BTYPE,
+	KP_APP,
+	KP_NR
+};
+
+static const char *const kp_names[KP_NR] = {
+	[KP_TS] = "ts",
+	[KP_PID] = "pid",
+	[KP_PPID] = "ppid",
+	[KP_START] = "starttime",
+	[KP_HZ] = "hz",
+	[KP_UTIME] = "utime",
+	[KP_STIME] = "stime",
+	[KP_CUTIME] = "cutime",
+	[KP_CSTIME] = "cstime",
+	[KP_BTYPE] = "backend_type",
+	[KP_APP] = "application_name",
+};
+
+/* A process id: 1 .. INT_MAX, decimal. */
+static bool kc_pid(const char *s, int *out)
+{
+	int64_t v;
+
+	if (!kc_queryid(s, &v) || v <= 0 || v > INT32_MAX)
+		return false;
+	*out = (int)v;
+	return true;
+}
+
+/* A count of clock ticks: decimal digits only, within 64 bits. */
+static bool kc_ticks(const char *s, unsigned long long *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+static int kc_proc_row(void *out, char **fld, const size_t *col)
+{
+	struct kcost_procs *ps = out;
+	struct kcost_proc x;
+	double hz, t[4];
+	int k;
+
+	memset(&x, 0, sizeof(x));
+	if (!kc_pid(fld[col[KP_PID]], &x.pid) ||
+	    !kc_pid(fld[col[KP_PPID]], &x.ppid) ||
+	    !kc_ticks(fld[col[KP_START]], &x.starttime) ||
+	    !textline_decimal(fld[col[KP_HZ]], false, &hz) || hz < 1)
+		return 0;
+	for (k = 0; k < 4; k++)
+		if (!textline_decimal(fld[col[KP_UTIME + k]], false, &t[k]))
+			return 0;
+	x.user_s = t[0] / hz;
+	x.system_s = t[1] / hz;
+	x.child_s = (t[2] + t[3]) / hz;
+	kc_copy(x.backend_type, sizeof(x.backend_type), fld[col[KP_BTYPE]]);
+	kc_copy(x.app, sizeof(x.app), fld[col[KP_APP]]);
+	if (kc_grow((void **)&ps->p, &ps->cap, ps->n, sizeof(*ps->p)) < 0)
+		return -ENOMEM;
+	ps->p[ps->n++] = x;
+	return 1;
+}
+
+int parse_kcost_procs(FILE *f, struct kcost_procs *out, struct err *err)
+{
+	struct kc_format fmt = {
+		.what = "kcost process CPU",
+		.names = kp_names,
+		.ncols = KP_NR,
+		.row = kc_proc_row,
+		.ts = out->ts,
+		.bad = &out->bad_lines,
+		.ts_col_idx = KP_TS,
+	};
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = kc_read(f, &fmt, out, err);
+	if (rc < 0)
+		parse_kcost_procs_free(out);
+	return rc;
+}
+
+static int kp_parse_any(FILE *f, void *out, struct err *err)
+{
+	return parse_kcost_procs(f, out, err);
+}
+
+int parse_kcost_procs_file(const char *path, struct kcost_procs *out,
+			   struct err *err)
+{
+	memset(out, 0, sizeof(*out));
+	return textline_parse_file(path, kp_parse_any, out, err);
+}
+
+void parse_kcost_procs_free(struct kcost_procs *p)
+{
+	free(p->p);
+	memset(p, 0, sizeof(*p));
 }
 
 /* --- query text to type */

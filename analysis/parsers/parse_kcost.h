@@ -9,6 +9,9 @@
  * and kcost_waits.{start,stop}.csv, pg_wait_sampling's profile added up
  * per query id and wait event:
  *   ts,queryid,event_type,event,count
+ * and kcost_procs.{start,stop}.csv, the CPU time of each server process:
+ *   ts,pid,ppid,starttime,hz,utime,stime,cutime,cstime,backend_type,
+ *   application_name
  * CSV as psql writes it (parse_pgstats_split()); columns are found by the
  * header's names. A row that cannot be read (cut short, a field that is
  * not a number, a wrong field count) is skipped and counted in
@@ -78,6 +81,28 @@ struct kcost_waits {
 	size_t bad_lines;      /* rows skipped */
 };
 
+/* One server process of a kcost_procs.*.csv (CPU times in seconds). */
+struct kcost_proc {
+	int pid;			    /* its process id */
+	int ppid;			    /* its parent's */
+	unsigned long long starttime;	    /* clock ticks after boot: with
+					      pid, names one process */
+	double user_s, system_s;	    /* its own CPU time so far */
+	double child_s;			    /* cutime + cstime: its children
+					      that ended (the postmaster's) */
+	char backend_type[KCOST_EVENT_MAX]; /* pg_stat_activity's, or
+					       "postmaster", "" if none */
+	char app[KCOST_EVENT_MAX];	    /* application_name, "" if none */
+};
+
+/* One kcost_procs.*.csv. Owns p: parse_kcost_procs_free() releases it. */
+struct kcost_procs {
+	struct kcost_proc *p;  /* rows in file order */
+	size_t n, cap;	       /* used, allocated */
+	char ts[KCOST_TS_MAX]; /* the first row's ts, "" when none */
+	size_t bad_lines;      /* rows skipped */
+};
+
 /* Where a query's figures go beside the transaction types. */
 enum {
 	KCOST_TYPE_CONTROL = TXN_NR,   /* BEGIN, COMMIT, ROLLBACK (sql
@@ -114,6 +139,20 @@ int parse_kcost_waits_file(const char *path, struct kcost_waits *out,
 
 /* Release the rows and zero w. Safe on a zeroed struct. */
 void parse_kcost_waits_free(struct kcost_waits *w);
+
+/*
+ * As parse_kcost(), for a kcost_procs.*.csv: ts, pid, ppid, starttime,
+ * hz (clock ticks per second), utime, stime, cutime, cstime (ticks),
+ * backend_type, application_name. A row with hz 0 is bad.
+ */
+int parse_kcost_procs(FILE *f, struct kcost_procs *out, struct err *err);
+
+/* parse_kcost_procs() on the file at path. */
+int parse_kcost_procs_file(const char *path, struct kcost_procs *out,
+			   struct err *err);
+
+/* Release the rows and zero p. Safe on a zeroed struct. */
+void parse_kcost_procs_free(struct kcost_procs *p);
 
 /*
  * The type a query's text belongs to: a TXN_* value, KCOST_TYPE_CONTROL

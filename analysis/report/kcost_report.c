@@ -109,15 +109,55 @@ static json_t *total_json(const struct kcost_row *r)
 			 (json_int_t)r->queries);
 }
 
-static json_t *check_json(const struct kcost_check *c)
+/* A number, or null when it is not one. */
+static json_t *real_or_null(double x, int decimals)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:f}", "kcost_cpu_s",
-			 resfile_real(c->kcost_cpu_s, 3), "server_cpu_s",
-			 resfile_real(c->server_cpu_s, 3), "diff_s",
-			 resfile_real(c->diff_s, 3), "diff_pct",
-			 resfile_real(c->diff_pct, 1), "agree",
-			 c->known ? json_boolean(c->agree) : json_null(),
-			 "tolerance_pct", KCOST_AGREE_PCT);
+	return isfinite(x) ? resfile_real(x, decimals) : json_null();
+}
+
+static json_t *cpu_json(const struct kcost_cpu *c)
+{
+	json_t *o, *bg = json_object();
+	size_t i;
+
+	if (!bg)
+		return NULL;
+	for (i = 0; i < c->nbg; i++)
+		json_object_set_new(bg, c->bg[i].name,
+				    resfile_real(c->bg[i].cpu_s, 3));
+	o = json_pack("{s:o, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o}",
+		      "terminals_cpu_s", resfile_real(c->terminals_s, 3),
+		      "terminals", (json_int_t)c->terminals, "terminals_new",
+		      (json_int_t)c->terminals_new, "terminals_gone",
+		      (json_int_t)c->terminals_gone, "sessions_cpu_s",
+		      resfile_real(c->sessions_s, 3), "background_cpu_s",
+		      resfile_real(c->background_s, 3), "background", bg,
+		      "ended_cpu_s", resfile_real(c->ended_s, 3), "total_cpu_s",
+		      resfile_real(c->total_s, 3));
+	return o;
+}
+
+static json_t *check_json(const struct kcost_check *c,
+			  const struct kcost_cpu *cpu)
+{
+	json_t *o = json_pack(
+		"{s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:f}",
+		"kcost_cpu_s", resfile_real(c->kcost_cpu_s, 3), "other_cpu_s",
+		resfile_real(c->other_cpu_s, 3), "compared_with",
+		c->whole_server ? "server" : "terminal_backends",
+		"backends_cpu_s", real_or_null(c->backends_cpu_s, 3),
+		"server_cpu_s", real_or_null(c->server_cpu_s, 3),
+		"not_attributed_cpu_s",
+		c->known && !c->whole_server ? resfile_real(-c->diff_s, 3)
+					     : json_null(),
+		"diff_s", real_or_null(c->diff_s, 3), "diff_pct",
+		real_or_null(c->diff_pct, 1), "agree",
+		c->known ? json_boolean(c->agree) : json_null(),
+		"tolerance_pct", KCOST_AGREE_PCT);
+
+	if (o && cpu->present)
+		json_object_set_new(o, "processes", cpu_json(cpu));
+	return o;
 }
 
 json_t *kcost_report_json(const struct kcost_report *r)
@@ -152,7 +192,7 @@ json_t *kcost_report_json(const struct kcost_report *r)
 	json_object_set_new(o, "control",
 			    total_json(&t->row[KCOST_TYPE_CONTROL]));
 	json_object_set_new(o, "other", total_json(&t->row[KCOST_TYPE_OTHER]));
-	json_object_set_new(o, "cpu_check", check_json(&r->check));
+	json_object_set_new(o, "cpu_check", check_json(&r->check, &t->cpu));
 	json_object_set_new(o, "waits", json_boolean(t->waits));
 	json_object_set_new(o, "wait_samples",
 			    resfile_real(t->wait_samples, 0));
@@ -182,21 +222,94 @@ static void put_fig(FILE *f, int w, double x, int decimals)
 		fprintf(f, " %*s", w, "-");
 }
 
-static void write_check_text(const struct kcost_check *c, FILE *f)
+/* "walwriter 1.20 s, checkpointer 0.50 s" into buf. */
+static void bg_list(const struct kcost_cpu *c, char *buf, size_t size)
 {
+	size_t i, n = 0;
+	int w;
+
+	buf[0] = '\0';
+	for (i = 0; i < c->nbg && n < size; i++) {
+		w = snprintf(buf + n, size - n, "%s%s %.2f s", i ? ", " : "",
+			     c->bg[i].name, c->bg[i].cpu_s);
+		if (w < 0 || (size_t)w >= size - n) {
+			buf[n] = '\0';
+			break;
+		}
+		n += (size_t)w;
+	}
+}
+
+/*
+ * The check's lines, in text (html false) or as html paragraphs: the two
+ * sides and their difference, then where the rest of the server's CPU
+ * went.
+ */
+static void write_check(const struct kcost_check *c,
+			const struct kcost_cpu *cpu, bool html, FILE *f)
+{
+	const char *pct = html ? "&nbsp;%" : " %";
+	char bg[512];
+
+	fputs(html ? "<p>" : "  ", f);
 	if (!c->known) {
 		fprintf(f,
-			"  CPU check: query ids %.3f s; the server processes' "
-			"CPU was not measured (run.json cost.server_cpu_s)\n",
-			c->kcost_cpu_s);
+			"CPU check: statements %.3f s; neither the terminals' "
+			"backends' CPU (kcost_procs.*.csv) nor the server's "
+			"(run.json cost.server_cpu_s) was measured%s\n",
+			c->kcost_cpu_s, html ? ".</p>" : "");
 		return;
 	}
 	fprintf(f,
-		"  CPU check: query ids %.3f s, server processes %.3f s "
-		"(run.json cost), difference %+.3f s (%+.1f %%): %s "
-		"(tolerance %.0f %%)\n",
-		c->kcost_cpu_s, c->server_cpu_s, c->diff_s, c->diff_pct,
-		c->agree ? "agree" : "DISAGREE", KCOST_AGREE_PCT);
+		"CPU check: the workload's statements %.3f s, %s %.3f s, "
+		"difference %+.3f s (%+.1f%s): ",
+		c->kcost_cpu_s,
+		c->whole_server ? "the whole server (run.json cost; the "
+				  "processes' CPU was not recorded)"
+				: "the terminals' backends",
+		c->backends_cpu_s, c->diff_s, c->diff_pct, pct);
+	if (html)
+		fprintf(f, "<span class=\"%s\">%s</span>",
+			c->agree ? "ok" : "bad",
+			c->agree ? "agree" : "disagree");
+	else
+		fputs(c->agree ? "agree" : "DISAGREE", f);
+	fprintf(f, " (tolerance %.0f%s)", KCOST_AGREE_PCT, pct);
+	if (!c->whole_server)
+		fprintf(f,
+			"; not attributed to a statement (commit, parse, "
+			"bind, the client protocol): %.3f s",
+			-c->diff_s);
+	fputs(html ? ".</p>\n<p>" : "\n  ", f);
+	if (!cpu->present) {
+		fprintf(f, "Server processes: %.3f s (run.json)%s\n",
+			c->server_cpu_s, html ? ".</p>" : "");
+		return;
+	}
+	bg_list(cpu, bg, sizeof(bg));
+	fprintf(f,
+		"Server processes, same interval: terminals' backends %.3f s "
+		"(%zu, %zu new, %zu ended), background %.3f s (",
+		cpu->terminals_s, cpu->terminals, cpu->terminals_new,
+		cpu->terminals_gone, cpu->background_s);
+	if (html)
+		html_page_escape(f, bg);
+	else
+		fputs(bg, f);
+	fprintf(f,
+		"), other sessions %.3f s, ended processes %.3f s; all "
+		"%.3f s",
+		cpu->sessions_s, cpu->ended_s, cpu->total_s);
+	if (isfinite(c->server_cpu_s))
+		fprintf(f, " (run.json, its own window: %.3f s)",
+			c->server_cpu_s);
+	fputs(html ? ".</p>\n" : "\n", f);
+	if (c->other_cpu_s > 0)
+		fprintf(f,
+			"%sStatements of no type (hooks, other sessions): "
+			"%.3f s, not in the check%s\n",
+			html ? "<p class=\"sub\">" : "  ", c->other_cpu_s,
+			html ? ".</p>" : "");
 }
 
 void kcost_report_write_text(const struct kcost_report *r, FILE *f)
@@ -259,7 +372,7 @@ void kcost_report_write_text(const struct kcost_report *r, FILE *f)
 	} else {
 		fputs("  no wait profile (pg_wait_sampling not loaded)\n", f);
 	}
-	write_check_text(&r->check, f);
+	write_check(&r->check, &t->cpu, false, f);
 }
 
 /* --- report.html */
@@ -329,18 +442,5 @@ void kcost_report_write_html(const struct kcost_report *r, FILE *f)
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	if (!c->known) {
-		fprintf(f,
-			"<p class=\"skip\">CPU check: query ids %.3f s; the "
-			"server processes' CPU was not measured.</p>\n",
-			c->kcost_cpu_s);
-		return;
-	}
-	fprintf(f,
-		"<p>CPU check: query ids %.3f s, server processes %.3f s "
-		"(run.json cost), difference %+.3f s (%+.1f&nbsp;%%): "
-		"<span class=\"%s\">%s</span> (tolerance %.0f&nbsp;%%).</p>\n",
-		c->kcost_cpu_s, c->server_cpu_s, c->diff_s, c->diff_pct,
-		c->agree ? "ok" : "bad", c->agree ? "agree" : "disagree",
-		KCOST_AGREE_PCT);
+	write_check(c, &t->cpu, true, f);
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# The kernel-cost hook end to end: short runs (W=1, 1 s ramp-up, 4 s
-# measured) with the hook around them, as run/oltpmark-run starts it,
+# The kernel-cost hook end to end: short runs (W=1, 1 s ramp-up, 5 s
+# measured, the hook's window 4 s) with the hook around them, as run/oltpmark-run starts it,
 # then report and compare; and the same server restarted without the
 # extensions, where the hook is skipped with its reason and the report is
 # otherwise what it was. Needs pg_stat_kcache in the server's library
@@ -44,7 +44,9 @@ kc_run() {
 	mkdir -p "$dir/sys"
 	OLTPMARK_RAMP_UP_S=1 OLTPMARK_DURATION_S=4 \
 		"$REPO/run/hooks/kernel-cost" start "$dir/sys"
-	"$OLTPMARK" run -w 1 -d 4 --ramp-up 1 --keying-think none \
+	# a second longer than the hook's window: on a busy host its stop
+	# snapshot may come late, and must still find the terminals' backends
+	"$OLTPMARK" run -w 1 -d 5 --ramp-up 1 --keying-think none \
 		--label "$label" --conninfo "$OLTPMARK_CONNINFO" \
 		--server-pid "$pid" --out "$dir" "$@" >"$dir.log" 2>&1
 	OLTPMARK_RAMP_UP_S=1 OLTPMARK_DURATION_S=4 \
@@ -74,9 +76,16 @@ need_kcache() {
 			[[ $output == True ]]
 			grep -q "^  $type " "$dir/summary.txt"
 		done
-		grep -q '^  CPU check: query ids [0-9.]* s, server processes [0-9.]* s (run.json cost), difference ' "$dir/summary.txt"
+		# like with like: the statements against the backends that
+		# ran them, from the hook's own process snapshots
+		grep -A2 'CPU check' "$dir/summary.txt"
+		[[ -s $dir/sys/kcost_procs.start.csv && -s $dir/sys/kcost_procs.stop.csv ]]
+		grep -q "^  CPU check: the workload's statements [0-9.]* s, the terminals' backends [0-9.]* s, difference .*; not attributed to a statement (commit, parse, bind, the client protocol): -*[0-9.]* s$" "$dir/summary.txt"
+		grep -q "^  Server processes, same interval: terminals' backends [0-9.]* s ([1-9][0-9]*, [0-9]* new, [0-9]* ended), background [0-9.]* s (.*walwriter [0-9.]* s.*), other sessions [0-9.]* s, ended processes [0-9.]* s; all [0-9.]* s (run.json, its own window: [0-9.]* s)$" "$dir/summary.txt"
 		run json_eval "$dir/summary.json" "d['kernel_cost']['cpu_check']['server_cpu_s'] > 0"
 		[[ $output == True ]]
+		run json_eval "$dir/summary.json" "(lambda c: (c['compared_with'], c['processes']['terminals_cpu_s'] > 0, c['backends_cpu_s'] == c['processes']['terminals_cpu_s'], round(c['not_attributed_cpu_s'] + c['diff_s'], 3)))(d['kernel_cost']['cpu_check'])"
+		[[ $output == "('terminal_backends', True, True, 0.0)" ]]
 		# the map of query ids to types is beside the figures
 		run json_eval "$dir/summary.json" "sorted(set(q['type'] for q in d['kernel_cost']['queries']) - {'control'})"
 		[[ $output == "['delivery', 'new_order', 'order_status', 'payment', 'stock_level']" ]]
@@ -108,6 +117,25 @@ need_kcache() {
 	[[ $(json_eval <(echo "$output") "len(d['kernel_cost'])") == 10 ]]
 }
 
+@test "compare.html: a plot per type of the changes against the baseline, linked in the kernel-cost section" {
+	local out=$KC/cmp-html type
+
+	need_kcache
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed"
+	[[ -d $KC/cmp/b-2 ]] || skip "needs the runs of the compare test"
+	run "$OLTPMARK" compare --baseline a --format html --out "$out" "$KC/cmp"
+	((status == 0))
+	for type in new_order payment order_status delivery stock_level; do
+		[[ -s $out/compare-plots/custom-kcost-$type.png && -s $out/compare-plots/custom-kcost-$type.svg ]]
+		grep -q "<a href=\"compare-plots/custom-kcost-$type.svg\"><img src=\"compare-plots/custom-kcost-$type.png\"" "$out/compare.html"
+		# one curve, label b, with its intervals
+		grep -q "yerrorbars .* title 'b'" "$out/compare-plots/custom-kcost-$type.gp"
+	done
+	# in the kernel-cost section, before the evidence plots' heading
+	awk '/Kernel cost per transaction type/ { k = 1 } /Evidence plots/ { e = 1 }
+		/custom-kcost-new_order.png/ { ok = k && !e } END { exit !ok }' "$out/compare.html"
+}
+
 @test "without the extensions the hook is skipped with its reason, the rest unchanged" {
 	local dir=$KC/runs/plain
 
@@ -124,6 +152,18 @@ need_kcache() {
 	grep -q '^  NOTPM ' "$dir/summary.txt"
 	run json_eval "$dir/summary.json" "list(d['kernel_cost'].keys())"
 	[[ $output == "['skipped']" ]]
+	# a compare of such runs has no kernel-cost section and no plot of it
+	mkdir -p "$KC/plain"
+	mv "$dir" "$KC/plain/p-1"
+	kc_run "$KC/plain/q-1" q
+	kc_run "$KC/plain/q-2" q
+	kc_run "$KC/plain/p-2" plain
+	run "$OLTPMARK" compare --baseline plain --format html --out "$KC/plain-out" "$KC/plain"
+	((status == 0))
+	run grep -c 'Kernel cost per transaction type' "$KC/plain-out/compare.html"
+	[[ $output == 0 ]]
+	run compgen -G "$KC/plain-out/compare-plots/*kcost*"
+	((status != 0))
 	run "$RUN_PG" stop "$PGTEST_DIR"
 	run "$RUN_PG" start "$PGTEST_DIR"
 	((status == 0))

@@ -425,10 +425,14 @@ static void test_check(void **state)
 	t.present = true;
 	t.row[TXN_NEW_ORDER].v[KCOST_USER_S] = 3;
 	t.row[TXN_PAYMENT].v[KCOST_SYSTEM_S] = 1;
-	t.row[KCOST_TYPE_OTHER].v[KCOST_USER_S] = 0.5;
+	t.row[KCOST_TYPE_CONTROL].v[KCOST_USER_S] = 0.5;
+	t.row[KCOST_TYPE_OTHER].v[KCOST_USER_S] = 0.25;
+	/* no process snapshots: the whole server of run.json */
 	kcost_check(&t, 5, &c);
 	assert_true(c.known);
+	assert_true(c.whole_server);
 	assert_float_equal(c.kcost_cpu_s, 4.5, 1e-9);
+	assert_float_equal(c.other_cpu_s, 0.25, 1e-9);
 	assert_float_equal(c.diff_s, -0.5, 1e-9);
 	assert_float_equal(c.diff_pct, -10, 1e-9);
 	assert_true(c.agree);
@@ -438,6 +442,21 @@ static void test_check(void **state)
 	kcost_check(&t, NAN, &c);
 	assert_false(c.known);
 	assert_true(isnan(c.diff_pct));
+	/* with them: the terminals' backends, whatever run.json says */
+	t.cpu.present = true;
+	t.cpu.terminals_s = 6;
+	t.cpu.total_s = 9;
+	kcost_check(&t, 9, &c);
+	assert_true(c.known);
+	assert_false(c.whole_server);
+	assert_float_equal(c.backends_cpu_s, 6, 1e-9);
+	assert_float_equal(c.server_cpu_s, 9, 1e-9);
+	assert_float_equal(c.diff_s, -1.5, 1e-9);
+	assert_float_equal(c.diff_pct, -25, 1e-9);
+	assert_false(c.agree);
+	kcost_check(&t, NAN, &c);
+	assert_true(c.known);
+	assert_true(isnan(c.server_cpu_s));
 	t.present = false;
 	kcost_check(&t, 5, &c);
 	assert_false(c.known);
