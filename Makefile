@@ -43,11 +43,11 @@ SHELL_SCRIPTS := configure run/pg run/oltpmark-run run/lib.sh run/demo \
 	run/state.sh run/devices.sh run/plan.sh run/sut.sh run/sut-ssh.sh \
 	run/sut-run.sh run/sut-exec run/drivers.sh \
 	run/install-deps run/array run/oltpmark-boots run/oltpmark-bisect-step \
-	run/boot-kernel contrib/oltpmark-run bench/drivers-notpm \
+	run/boot-kernel contrib/oltpmark-run tests/bench/drivers-notpm \
 	contrib/bash-completion/oltpmark \
 	$(wildcard run/hooks/*) $(wildcard run/variants/*) \
 	$(wildcard tests/*.sh) $(wildcard tests/integration/*.bash) .ci/run \
-	$(wildcard bench/*.sh)
+	$(wildcard tests/bench/*.sh)
 DEPFLAGS = -MMD -MP
 
 .PHONY: all configured check check-run bench bench-run demo install \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# bench/kcost.sh STEP...: the kernel-cost hook's measurements written in
+# tests/bench/kcost.sh STEP...: the kernel-cost hook's measurements written in
 # docs/hooks.md ("What it measures"), so that they can be repeated on
 # another machine or kernel. W=10, keying and think time none (the
 # default of run/oltpmark-run), the hook alone (--hooks kernel-cost).
@@ -25,7 +25,7 @@
 # said, and the steps go on.
 set -euo pipefail
 
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 results=${KC_RESULTS:-results/kcost}
 work=${KC_WORK:-$results/.clusters}
 dur=${KC_DURATION:-60}
@@ -36,7 +36,7 @@ run=(orun -w 10 --ramp-up "$ramp" --work "$work")
 
 # orun OPTIONS...: run/oltpmark-run; its failure is said, not fatal.
 orun() {
-	"$top/run/oltpmark-run" "$@" || echo "bench/kcost.sh: run/oltpmark-run exited $?" >&2
+	"$top/run/oltpmark-run" "$@" || echo "tests/bench/kcost.sh: run/oltpmark-run exited $?" >&2
 }
 
 usage() {
@@ -76,7 +76,7 @@ step_memhalf() {
 			-d "$dur" --configs noncached --hooks kernel-cost
 		limit=$(awk '/limit_in_bytes:|^memory.max:/ { print $2; exit }' "$cg")
 		[[ $limit =~ ^[0-9]+$ ]] || {
-			echo "bench/kcost.sh: no memory limit in $cg" >&2
+			echo "tests/bench/kcost.sh: no memory limit in $cg" >&2
 			exit 1
 		}
 		"${run[@]}" --results "$results/memhalf" --label memhalf --runs 1 \
@@ -179,7 +179,7 @@ for step in "$@"; do
 	agree | memhalf | evidence | perf) "step_$step" ;;
 	-h | --help) usage ;;
 	*)
-		echo "bench/kcost.sh: unknown step '$step' (agree, memhalf, evidence, perf)" >&2
+		echo "tests/bench/kcost.sh: unknown step '$step' (agree, memhalf, evidence, perf)" >&2
 		exit 2
 		;;
 	esac
