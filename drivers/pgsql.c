@@ -524,8 +524,7 @@ static int pgsql_server_clock(struct driver_conn *conn, int64_t *unix_us,
 /* libpq knows the backend's PID from the connection's start-up. */
 static int pgsql_backend_pid(struct driver_conn *conn)
 {
-	return PQstatus(conn->pg) == CONNECTION_OK ? PQbackendPID(conn->pg)
-						   : 0;
+	return PQstatus(conn->pg) == CONNECTION_OK ? PQbackendPID(conn->pg) : 0;
 }
 
 const struct driver_ops driver_pgsql = {

@@ -992,15 +992,16 @@ static json_t *bcpu_json(const struct run_result *r)
 	if (!o)
 		return NULL;
 	json_object_set_new(o, "measured", json_boolean(r->bcpu_measured));
-	json_object_set_new(o, "reason", r->bcpu_measured
-						 ? json_null()
-						 : json_string(r->bcpu_why));
+	json_object_set_new(o, "reason",
+			    r->bcpu_measured ? json_null()
+					     : json_string(r->bcpu_why));
 	if (!r->bcpu_measured) {
 		json_object_set_new(o, "types", json_null());
 		return o;
 	}
 	json_object_set_new(o, "source", json_string("/proc/PID/schedstat"));
-	json_object_set_new(o, "not_measured", json_count(r->bcpu.not_measured));
+	json_object_set_new(o, "not_measured",
+			    json_count(r->bcpu.not_measured));
 	types = json_object();
 	for (t = 0; types && t < TXN_NR; t++) {
 		json_t *x = json_object();

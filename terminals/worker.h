@@ -141,17 +141,17 @@ struct worker {
 					 -1: none (src/base/schedstat.h) */
 	bool sched_have;	      /* sched_last is a reading of it */
 	struct schedstat_sample sched_last; /* read before the last send */
-	bool sched_pending;	      /* the last transaction was in the
+	bool sched_pending;		    /* the last transaction was in the
 					 measured interval: the growth up to
 					 the next reading is its */
-	enum txn_type sched_type;     /* ... its type */
-	enum txn_status sched_status; /* ... and status */
-	struct schedstat_types bcpu;  /* the backend's figures per type */
-	char sched_why[ERR_MSG_MAX];  /* why some were not measured, "" */
-	struct txn_input in;	      /* input being executed */
-	struct txn_output out;	      /* its result */
-	pthread_t thread;	      /* the thread, when started */
-	bool started;		      /* thread was created */
+	enum txn_type sched_type;	    /* ... its type */
+	enum txn_status sched_status;	    /* ... and status */
+	struct schedstat_types bcpu;	    /* the backend's figures per type */
+	char sched_why[ERR_MSG_MAX];	    /* why some were not measured, "" */
+	struct txn_input in;		    /* input being executed */
+	struct txn_output out;		    /* its result */
+	pthread_t thread;		    /* the thread, when started */
+	bool started;			    /* thread was created */
 };
 
 /* Bits of precision of the progress histograms (2^-5: about 3 %). */
