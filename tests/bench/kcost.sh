@@ -23,7 +23,8 @@
 # loaded once and reused; default KC_RESULTS/.clusters), KC_DURATION (s
 # measured per run, default 60), KC_RAMP (ramp-up s, default 15), KC_RUNS
 # (default 3), KC_BLOCK_DURATION (default 300), KC_MODES (agree's
-# transaction modes, default "procedure sql"). Each step's results are in
+# transaction modes, default "procedure sql"), KC_CONFIGS (agree's
+# configurations, default cached,noncached). Each step's results are in
 # KC_RESULTS/STEP; `oltpmark compare` is run over each. run/oltpmark-run
 # exits 1 when a run is not scored (not in steady state on a busy host):
 # said, and the steps go on.
@@ -60,7 +61,7 @@ step_agree() {
 		[[ $mode == procedure ]] || label=agree-$mode
 		load
 		"${run[@]}" --results "$results/agree" --label "$label" \
-			--runs 1 -d "$dur" --configs cached,noncached \
+			--runs 1 -d "$dur" --configs "${KC_CONFIGS:-cached,noncached}" \
 			--hooks kernel-cost --tx-mode "$mode"
 	done
 	load
