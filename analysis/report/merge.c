@@ -268,7 +268,7 @@ static void add_bcpu(json_t *o, const json_t *r, int i)
 	}
 	why = json_object_get(src, "reason");
 	snprintf(reason, sizeof(reason), "part %d: %s", i + 1,
-		 !json_is_object(src)	? "no backend_cpu in its run.json"
+		 !json_is_object(src)  ? "no backend_cpu in its run.json"
 		 : json_is_string(why) ? json_string_value(why)
 				       : "not measured");
 	json_object_set_new(o, "backend_cpu",

@@ -23,8 +23,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (schedstat_parse((const char *)data, size, &s, &err) < 0)
 		return 0;
-	n = snprintf(text, sizeof(text), "%" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
-		     s.cpu_ns, s.wait_ns, s.slices);
+	n = snprintf(text, sizeof(text),
+		     "%" PRIu64 " %" PRIu64 " %" PRIu64 "\n", s.cpu_ns,
+		     s.wait_ns, s.slices);
 	if (n <= 0 || (size_t)n >= sizeof(text) ||
 	    schedstat_parse(text, (size_t)n, &again, &err) < 0 ||
 	    again.cpu_ns != s.cpu_ns || again.wait_ns != s.wait_ns ||

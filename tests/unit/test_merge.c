@@ -285,11 +285,10 @@ static void set_bcpu(const char *dir, bool measured, long long txns,
 			      "s:I}}}}",
 			      "measured", 1, "reason", "source",
 			      "/proc/PID/schedstat", "not_measured",
-			      (json_int_t)1, "types", "new_order", "ok",
-			      "txns", (json_int_t)txns, "cpu_ns",
-			      (json_int_t)cpu_ns, "run_wait_ns",
-			      (json_int_t)(cpu_ns / 2), "timeslices",
-			      (json_int_t)txns);
+			      (json_int_t)1, "types", "new_order", "ok", "txns",
+			      (json_int_t)txns, "cpu_ns", (json_int_t)cpu_ns,
+			      "run_wait_ns", (json_int_t)(cpu_ns / 2),
+			      "timeslices", (json_int_t)txns);
 	else
 		o = json_pack("{s:b, s:s, s:n}", "measured", 0, "reason",
 			      reason, "types");

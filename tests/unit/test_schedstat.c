@@ -233,12 +233,12 @@ static void test_bcpu_json(void **state)
 	assert_float_equal(kcost_figure(&t.row[TXN_NEW_ORDER],
 					KCOST_FIG_BACKEND_CPU_MS, 0),
 			   1.5, 1e-12);
-	assert_float_equal(kcost_figure(&t.row[TXN_NEW_ORDER],
-					KCOST_FIG_RUNQ_WAIT_MS, 0),
-			   0.2, 1e-12);
-	assert_float_equal(kcost_figure(&t.row[TXN_PAYMENT],
-					KCOST_FIG_BACKEND_CPU_MS, 1),
-			   0.5, 1e-12);
+	assert_float_equal(
+		kcost_figure(&t.row[TXN_NEW_ORDER], KCOST_FIG_RUNQ_WAIT_MS, 0),
+		0.2, 1e-12);
+	assert_float_equal(
+		kcost_figure(&t.row[TXN_PAYMENT], KCOST_FIG_BACKEND_CPU_MS, 1),
+		0.5, 1e-12);
 	assert_true(isnan(kcost_figure(&t.row[TXN_DELIVERY],
 				       KCOST_FIG_BACKEND_CPU_MS, 10)));
 
@@ -281,7 +281,8 @@ static void test_bcpu_json(void **state)
 	kcost_bcpu_from_json(bad, &b);
 	assert_true(b.present && !b.measured);
 	assert_string_equal(
-		b.reason, "the server's postmaster is not a process of this host");
+		b.reason,
+		"the server's postmaster is not a process of this host");
 	json_decref(bad);
 	kcost_bcpu_from_json(NULL, &b);
 	assert_false(b.present || b.measured);
