@@ -38,8 +38,9 @@
  * 3: the optional instance_open/instance_close, and driver_config's
  *    instance and iosim options.
  * 4: the optional server_clock, for the clock offset of several drivers.
+ * 5: the optional backend_pid, for the backends' CPU per transaction.
  */
-#define DRIVER_INTERFACE_VERSION 4
+#define DRIVER_INTERFACE_VERSION 5
 
 /* How the pgsql driver runs a transaction. */
 enum driver_tx_mode {
@@ -200,6 +201,16 @@ struct driver_ops {
 	 */
 	int (*server_clock)(struct driver_conn *conn, int64_t *unix_us,
 			    struct err *err);
+	/*
+	 * Optional (NULL: no server process of its own, as null and
+	 * iosim). The process ID, on the server's host, of the process
+	 * serving conn (PostgreSQL: its backend), 0 when not connected.
+	 * The engine reads that process's scheduler figures around each
+	 * transaction when it is a child of the run's postmaster on this
+	 * host (src/base/schedstat.h). Called by the connection's worker
+	 * after connect and after each reconnect; cheap (no round trip).
+	 */
+	int (*backend_pid)(struct driver_conn *conn);
 };
 
 /*

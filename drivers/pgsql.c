@@ -521,6 +521,12 @@ static int pgsql_server_clock(struct driver_conn *conn, int64_t *unix_us,
 	return 0;
 }
 
+/* libpq knows the backend's PID from the connection's start-up. */
+static int pgsql_backend_pid(struct driver_conn *conn)
+{
+	return PQstatus(conn->pg) == CONNECTION_OK ? PQbackendPID(conn->pg) : 0;
+}
+
 const struct driver_ops driver_pgsql = {
 	.name = "pgsql",
 	.version = DRIVER_INTERFACE_VERSION,
@@ -532,4 +538,5 @@ const struct driver_ops driver_pgsql = {
 	.describe = pgsql_describe,
 	.stats = pgsql_stats,
 	.server_clock = pgsql_server_clock,
+	.backend_pid = pgsql_backend_pid,
 };

@@ -442,6 +442,8 @@ int run_open(struct run **out, const struct run_config *cfg, struct err *err)
 				    json_string(derr.msg));
 	}
 	choose_server_pid(run);
+	/* the backends' CPU per transaction: children of a postmaster here */
+	run->eng.sched_parent = run->server_pid;
 
 	rng_seed(&rng, cfg->seed, 0);
 	inputs_ctx_init(&run->eng.inputs, cfg->warehouses,
@@ -660,6 +662,37 @@ static void stats_delta(struct driver_stats *d, const struct driver_stats *a,
 #undef DELTA
 }
 
+/* The backends' figures, or why there are none (run.json "backend_cpu"). */
+static void fill_bcpu(struct run *run)
+{
+	struct run_result *r = &run->res;
+	const struct driver_ops *ops = run->cfg.driver;
+	int i;
+
+	r->bcpu_measured = false;
+	if (!ops->backend_pid) {
+		snprintf(r->bcpu_why, sizeof(r->bcpu_why),
+			 "the %s driver has no server backends", ops->name);
+		return;
+	}
+	if (!run->eng.sched_parent) {
+		snprintf(r->bcpu_why, sizeof(r->bcpu_why),
+			 "the server's postmaster is not a process of this "
+			 "host (a server elsewhere, or its PID unknown): no "
+			 "/proc/PID/schedstat of its backends to read");
+		return;
+	}
+	for (i = 0; i < run->nworkers; i++) {
+		const struct worker *w = &run->workers[i];
+
+		schedstat_types_sum(&r->bcpu, &w->bcpu);
+		if (w->sched_why[0] && !r->bcpu_why[0])
+			snprintf(r->bcpu_why, sizeof(r->bcpu_why), "%s",
+				 w->sched_why);
+	}
+	r->bcpu_measured = !r->bcpu_why[0];
+}
+
 static void fill_result(struct run *run)
 {
 	struct run_result *r = &run->res;
@@ -685,6 +718,7 @@ static void fill_result(struct run *run)
 	}
 	for (i = 0; i < run->nworkers; i++)
 		sum_counts(&r->counts, &run->workers[i].counts);
+	fill_bcpu(run);
 	/* the rows in the file: fewer than counted after a failed write */
 	r->mix_rows = run->eng.mixlog.rows;
 	if (r->window) {
@@ -930,6 +964,57 @@ static json_t *server_stats_json(const struct run_result *r)
 	return o;
 }
 
+/* Keys of the statuses, as in "counts". */
+static const char *const status_keys[TXN_STATUS_NR] = {
+	[TXN_STATUS_OK] = "ok",
+	[TXN_STATUS_ROLLBACK] = "rollback",
+	[TXN_STATUS_ERROR] = "error",
+};
+
+/* One accumulator: totals, so that merge can add parts up. */
+static json_t *acc_json(const struct schedstat_acc *a)
+{
+	return json_pack("{s:I, s:I, s:I, s:I}", "txns", (json_int_t)a->txns,
+			 "cpu_ns", (json_int_t)a->cpu_ns, "run_wait_ns",
+			 (json_int_t)a->wait_ns, "timeslices",
+			 (json_int_t)a->slices);
+}
+
+/*
+ * "backend_cpu": the backends' /proc/PID/schedstat growth per type and
+ * status over the measured interval, or the reason there is none.
+ */
+static json_t *bcpu_json(const struct run_result *r)
+{
+	json_t *o = json_object(), *types;
+	int t, st;
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "measured", json_boolean(r->bcpu_measured));
+	json_object_set_new(o, "reason",
+			    r->bcpu_measured ? json_null()
+					     : json_string(r->bcpu_why));
+	if (!r->bcpu_measured) {
+		json_object_set_new(o, "types", json_null());
+		return o;
+	}
+	json_object_set_new(o, "source", json_string("/proc/PID/schedstat"));
+	json_object_set_new(o, "not_measured",
+			    json_count(r->bcpu.not_measured));
+	types = json_object();
+	for (t = 0; types && t < TXN_NR; t++) {
+		json_t *x = json_object();
+
+		for (st = 0; x && st < TXN_STATUS_NR; st++)
+			json_object_set_new(x, status_keys[st],
+					    acc_json(&r->bcpu.by[t][st]));
+		json_object_set_new(types, txn_type_name(t), x);
+	}
+	json_object_set_new(o, "types", types);
+	return o;
+}
+
 static json_t *run_json(const struct run *run)
 {
 	const struct run_config *c = &run->cfg;
@@ -982,6 +1067,7 @@ static json_t *run_json(const struct run *run)
 	json_object_set_new(o, "reconnects", json_count(r->counts.reconnects));
 	json_object_set_new(o, "cost", cost_json(r));
 	json_object_set_new(o, "server_stats", server_stats_json(r));
+	json_object_set_new(o, "backend_cpu", bcpu_json(r));
 	return o;
 }
 

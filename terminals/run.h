@@ -126,6 +126,11 @@ struct run_result {
 	bool server_cpu;	     /* server_cpu_s is known */
 	double server_cpu_s;	     /* server tree's CPU in the window */
 	struct run_server_stats server_stats; /* counters in the window */
+	bool bcpu_measured;	     /* bcpu holds every connection's figures */
+	char bcpu_why[ERR_MSG_MAX];  /* ... else why not */
+	struct schedstat_types bcpu; /* the backends' scheduler figures per
+				 transaction type, measured interval
+				 (run.json "backend_cpu") */
 };
 
 /* An open run. */

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "src/base/clock.h"
 #include "terminals/retry.h"
@@ -94,6 +95,7 @@ int worker_init(struct worker *w, struct engine *eng, int index, int nterms,
 {
 	memset(w, 0, sizeof(*w));
 	w->eng = eng;
+	w->sched_fd = -1;
 	w->index = index;
 	w->nterms = nterms;
 	w->next_pub_us = INT64_MAX;
@@ -122,6 +124,9 @@ void worker_free(struct worker *w)
 	if (w->conn)
 		w->eng->ops->disconnect(w->conn);
 	w->conn = NULL;
+	if (w->sched_fd >= 0)
+		close(w->sched_fd);
+	w->sched_fd = -1;
 	free(w->terms);
 	w->terms = NULL;
 	sched_free(&w->sched);
@@ -229,9 +234,95 @@ static void count_input(struct worker_counts *c, const struct txn_input *in)
 	}
 }
 
+/*
+ * The backend's scheduler figures (src/base/schedstat.h). Read once
+ * before each send; the growth since the reading before the previous
+ * send is the previous transaction's: the backend serves this
+ * connection alone, so from one send to the next it worked for that
+ * transaction only (its commit, the client protocol and what it did
+ * after the reply included; idle it spends nothing). A transaction
+ * whose figures cannot be closed (the connection was lost, a reading
+ * failed) is counted as not measured, and the first reason kept.
+ */
+
+/* Keep the first reason figures are missing. */
+static void sched_fail(struct worker *w, const char *why)
+{
+	int n;
+
+	if (w->sched_why[0])
+		return;
+	n = snprintf(w->sched_why, sizeof(w->sched_why),
+		     "connection %d: ", w->index + 1);
+	/* a long reason is cut, never the number */
+	if (n > 0 && (size_t)n < sizeof(w->sched_why))
+		snprintf(w->sched_why + n, sizeof(w->sched_why) - (size_t)n,
+			 "%.*s", (int)(sizeof(w->sched_why) - (size_t)n - 1),
+			 why);
+}
+
+/* Drop the backend's descriptor; a pending transaction is lost. */
+static void sched_close(struct worker *w)
+{
+	if (w->sched_pending)
+		w->bcpu.not_measured++;
+	w->sched_pending = false;
+	w->sched_have = false;
+	if (w->sched_fd >= 0)
+		close(w->sched_fd);
+	w->sched_fd = -1;
+}
+
+/* Open the schedstat of the connection's (new) backend. */
+static void sched_open(struct worker *w)
+{
+	const struct driver_ops *ops = w->eng->ops;
+	struct err err;
+	int pid, fd;
+
+	sched_close(w);
+	if (!w->eng->sched_parent || !ops->backend_pid || !w->conn)
+		return;
+	pid = ops->backend_pid(w->conn);
+	err_clear(&err);
+	fd = pid > 0 ? schedstat_open(pid, w->eng->sched_parent, &err)
+		     : err_set(&err, -ENOTCONN, "no backend process id");
+	if (fd < 0) {
+		sched_fail(w, err.msg);
+		return;
+	}
+	w->sched_fd = fd;
+}
+
+/* The reading before a send: closes the previous transaction's figures. */
+static void sched_mark(struct worker *w)
+{
+	struct schedstat_sample now;
+	struct err err;
+
+	if (w->sched_fd < 0)
+		return;
+	err_clear(&err);
+	if (schedstat_read(w->sched_fd, &now, &err) < 0) {
+		sched_fail(w, err.msg);
+		sched_close(w);
+		return;
+	}
+	if (w->sched_pending &&
+	    schedstat_acc_add(&w->bcpu.by[w->sched_type][w->sched_status],
+			      &w->sched_last, &now) < 0) {
+		w->bcpu.not_measured++;
+		sched_fail(w, "schedstat went backwards (another process?)");
+	}
+	w->sched_pending = false;
+	w->sched_last = now;
+	w->sched_have = true;
+}
+
 /* The driver said the connection is gone. */
 static void worker_lost(struct worker *w, int64_t now)
 {
+	sched_close(w);
 	w->conn_down = true;
 	w->lost_us = now;
 	w->counts.connections_lost++;
@@ -248,15 +339,23 @@ static void worker_lost(struct worker *w, int64_t now)
  */
 static int worker_execute(struct worker *w, int64_t *send_us, int64_t *done_us)
 {
+	struct engine *e = w->eng;
 	int rc;
 
+	sched_mark(w);
 	*send_us = clock_mono_us();
-	rc = retry_execute(w->eng->ops, w->conn, w->eng->max_retries, &w->in,
-			   &w->out);
+	rc = retry_execute(e->ops, w->conn, e->max_retries, &w->in, &w->out);
 	*done_us = clock_mono_us();
 	/* only what the driver reports as done counts as done */
 	if (rc < 0)
 		w->out.status = TXN_STATUS_ERROR;
+	/* measured as the response times are: completed in the interval */
+	if (w->sched_have && *done_us >= e->start_us + e->ramp_us &&
+	    *done_us < e->end_us) {
+		w->sched_pending = true;
+		w->sched_type = w->in.type;
+		w->sched_status = w->out.status;
+	}
 	return rc;
 }
 
@@ -357,6 +456,7 @@ static int worker_reconnect(struct worker *w)
 		err_clear(&err);
 		if (e->ops->reconnect(w->conn, &err) == 0) {
 			w->conn_down = false;
+			sched_open(w);
 			w->counts.reconnects++;
 			engine_log(e, ENGINE_LOG_INFO,
 				   "worker %d: reconnected after %.1f s",
@@ -501,11 +601,14 @@ void *worker_main(void *arg)
 	struct engine *e = w->eng;
 	int rc;
 
+	sched_open(w);
 	if (worker_gate(e)) {
 		worker_start_terminals(w);
 		if (w->nterms > 0)
 			worker_loop(w);
 		worker_drain(w);
+		/* the last transaction's figures */
+		sched_mark(w);
 		rc = mixlog_flush(&w->mix);
 		if (rc < 0)
 			worker_fail(w, rc, "cannot write mix.csv");

@@ -29,6 +29,7 @@
 
 #include "drivers/driver.h"
 #include "src/base/hist.h"
+#include "src/base/schedstat.h"
 #include "terminals/delivery.h"
 #include "terminals/inputs.h"
 #include "terminals/mixlog.h"
@@ -81,6 +82,10 @@ struct engine {
 	bool gate_abort;	   /* ... or told them to quit at once */
 	engine_log_fn log;	   /* messages, or NULL */
 	void *log_ctx;		   /* passed to log */
+	int sched_parent;	   /* the server's postmaster on this host,
+				      whose children (the backends) the
+				      workers read /proc/PID/schedstat of;
+				      0: not measured */
 };
 
 /* What a worker counts, for run.json; the run sums them over workers. */
@@ -132,10 +137,21 @@ struct worker {
 					 this interval boundary is in pub */
 	bool conn_down;		      /* lost, not yet re-opened */
 	int64_t lost_us;	      /* when it was lost */
-	struct txn_input in;	      /* input being executed */
-	struct txn_output out;	      /* its result */
-	pthread_t thread;	      /* the thread, when started */
-	bool started;		      /* thread was created */
+	int sched_fd;		      /* its backend's /proc/PID/schedstat,
+					 -1: none (src/base/schedstat.h) */
+	bool sched_have;	      /* sched_last is a reading of it */
+	struct schedstat_sample sched_last; /* read before the last send */
+	bool sched_pending;		    /* the last transaction was in the
+					 measured interval: the growth up to
+					 the next reading is its */
+	enum txn_type sched_type;	    /* ... its type */
+	enum txn_status sched_status;	    /* ... and status */
+	struct schedstat_types bcpu;	    /* the backend's figures per type */
+	char sched_why[ERR_MSG_MAX];	    /* why some were not measured, "" */
+	struct txn_input in;		    /* input being executed */
+	struct txn_output out;		    /* its result */
+	pthread_t thread;		    /* the thread, when started */
+	bool started;			    /* thread was created */
 };
 
 /* Bits of precision of the progress histograms (2^-5: about 3 %). */

@@ -414,7 +414,9 @@ void compare_kcost_content(struct cdoc *d, const struct cout_input *in)
 	compare_doc_para(
 		d, "From the kernel-cost hook (pg_stat_statements, "
 		   "pg_stat_kcache and pg_wait_sampling around each run's "
-		   "measured interval; docs/hooks.md): per committed "
+		   "measured interval; docs/hooks.md), backend CPU and "
+		   "run-queue wait from the backends' /proc/PID/schedstat "
+		   "(run.json backend_cpu, commit included): per committed "
 		   "transaction of each type, the mean over the label's scored "
 		   "runs (block runs left out). Change: the label against the "
 		   "baseline, 100 (exp(mean ln b - mean ln a) - 1), with the "

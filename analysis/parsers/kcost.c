@@ -20,8 +20,10 @@ static const struct {
 	int decimals;	   /* shown with */
 } kcost_figures[KCOST_FIG_NR] = {
 	[KCOST_FIG_SERVER_MS] = {"server_ms", "server ms", 3},
+	[KCOST_FIG_BACKEND_CPU_MS] = {"backend_cpu_ms", "backend CPU ms", 3},
 	[KCOST_FIG_USER_MS] = {"user_cpu_ms", "user CPU ms", 3},
 	[KCOST_FIG_SYSTEM_MS] = {"system_cpu_ms", "system CPU ms", 3},
+	[KCOST_FIG_RUNQ_WAIT_MS] = {"run_queue_wait_ms", "runq wait ms", 3},
 	[KCOST_FIG_OFFCPU_MS] = {"off_cpu_ms", "off-CPU ms", 3},
 	[KCOST_FIG_READ_BYTES] = {"read_bytes", "read B", 0},
 	[KCOST_FIG_WRITE_BYTES] = {"write_bytes", "written B", 0},
@@ -52,6 +54,14 @@ double kcost_figure(const struct kcost_row *r, enum kcost_figure f,
 	const double *v = r->v;
 	double x;
 
+	/* per transaction the engine measured: its own count */
+	if (f == KCOST_FIG_BACKEND_CPU_MS || f == KCOST_FIG_RUNQ_WAIT_MS) {
+		if (!r->bcpu.txns)
+			return NAN;
+		x = (double)(f == KCOST_FIG_BACKEND_CPU_MS ? r->bcpu.cpu_ns
+							   : r->bcpu.wait_ns);
+		return x / 1e6 / (double)r->bcpu.txns;
+	}
 	if (!(commits > 0))
 		return NAN;
 	switch (f) {
@@ -412,6 +422,107 @@ void kcost_check(const struct kcost_table *t, double server_cpu_s,
 	}
 	out->known = true;
 	out->diff_s = out->kcost_cpu_s - out->backends_cpu_s;
+	out->diff_pct = 100.0 * out->diff_s / out->backends_cpu_s;
+	out->agree = fabs(out->diff_pct) <= KCOST_AGREE_PCT;
+}
+
+/* A non-negative integer member of o into *v; false when not one. */
+static bool bcpu_count(const json_t *o, const char *key, uint64_t *v)
+{
+	const json_t *x = json_object_get(o, key);
+
+	if (!json_is_integer(x) || json_integer_value(x) < 0)
+		return false;
+	*v = (uint64_t)json_integer_value(x);
+	return true;
+}
+
+void kcost_bcpu_from_json(const json_t *o, struct kcost_bcpu *out)
+{
+	static const char *const status_keys[TXN_STATUS_NR] = {
+		[TXN_STATUS_OK] = "ok",
+		[TXN_STATUS_ROLLBACK] = "rollback",
+		[TXN_STATUS_ERROR] = "error",
+	};
+	const json_t *types, *reason;
+	bool ok = true;
+	int t, st;
+
+	memset(out, 0, sizeof(*out));
+	if (!json_is_object(o))
+		return;
+	out->present = true;
+	reason = json_object_get(o, "reason");
+	if (!json_is_true(json_object_get(o, "measured"))) {
+		snprintf(out->reason, sizeof(out->reason), "%s",
+			 json_is_string(reason) ? json_string_value(reason)
+						: "");
+		return;
+	}
+	types = json_object_get(o, "types");
+	for (t = 0; t < TXN_NR && ok; t++) {
+		const json_t *ty = json_object_get(types, txn_type_name(t));
+
+		for (st = 0; st < TXN_STATUS_NR && ok; st++) {
+			const json_t *a = json_object_get(ty, status_keys[st]);
+			struct schedstat_acc *x = &out->t.by[t][st];
+
+			ok = bcpu_count(a, "txns", &x->txns) &&
+			     bcpu_count(a, "cpu_ns", &x->cpu_ns) &&
+			     bcpu_count(a, "run_wait_ns", &x->wait_ns) &&
+			     bcpu_count(a, "timeslices", &x->slices);
+		}
+	}
+	if (ok && json_object_get(o, "not_measured"))
+		ok = bcpu_count(o, "not_measured", &out->t.not_measured);
+	if (!ok) {
+		memset(&out->t, 0, sizeof(out->t));
+		snprintf(out->reason, sizeof(out->reason),
+			 "run.json backend_cpu: a figure is not a count");
+		return;
+	}
+	out->measured = true;
+}
+
+void kcost_bcpu_apply(struct kcost_table *t, const struct kcost_bcpu *b)
+{
+	int ty;
+
+	t->bcpu = b->measured;
+	for (ty = 0; ty < TXN_NR; ty++) {
+		memset(&t->row[ty].bcpu, 0, sizeof(t->row[ty].bcpu));
+		if (b->measured)
+			t->row[ty].bcpu = b->t.by[ty][TXN_STATUS_OK];
+	}
+}
+
+double kcost_bcpu_cpu_s(const struct kcost_bcpu *b)
+{
+	double ns = 0;
+	int t, st;
+
+	if (!b->measured)
+		return NAN;
+	for (t = 0; t < TXN_NR; t++)
+		for (st = 0; st < TXN_STATUS_NR; st++)
+			ns += (double)b->t.by[t][st].cpu_ns;
+	return ns / 1e9;
+}
+
+void kcost_agree_check(const struct kcost_table *t, const struct kcost_bcpu *b,
+		       struct kcost_agree *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->schedstat_cpu_s = kcost_bcpu_cpu_s(b);
+	out->backends_cpu_s = t->cpu.present && t->cpu.terminals_s > 0
+				      ? t->cpu.terminals_s
+				      : NAN;
+	if (!isfinite(out->schedstat_cpu_s) || !isfinite(out->backends_cpu_s)) {
+		out->diff_s = out->diff_pct = NAN;
+		return;
+	}
+	out->known = true;
+	out->diff_s = out->schedstat_cpu_s - out->backends_cpu_s;
 	out->diff_pct = 100.0 * out->diff_s / out->backends_cpu_s;
 	out->agree = fabs(out->diff_pct) <= KCOST_AGREE_PCT;
 }

@@ -17,8 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "analysis/parsers/parse_kcost.h"
 #include "src/base/err.h"
+#include "src/base/schedstat.h"
 
 #define KCOST_TOP_WAITS 3    /* wait events shown per type */
 #define KCOST_AGREE_PCT 10.0 /* the CPU check's tolerance, % */
@@ -26,16 +29,22 @@
 
 /* A figure per committed transaction, as report and compare show them. */
 enum kcost_figure {
-	KCOST_FIG_SERVER_MS,   /* server time (planning + execution), ms */
-	KCOST_FIG_USER_MS,     /* user CPU, ms */
-	KCOST_FIG_SYSTEM_MS,   /* system CPU, ms */
-	KCOST_FIG_OFFCPU_MS,   /* server time less CPU, ms */
-	KCOST_FIG_READ_BYTES,  /* bytes read from the device */
-	KCOST_FIG_WRITE_BYTES, /* bytes written towards the device */
-	KCOST_FIG_NVCSW,       /* voluntary context switches */
-	KCOST_FIG_NIVCSW,      /* involuntary context switches */
-	KCOST_FIG_MAJFLT,      /* major page faults */
-	KCOST_FIG_MINFLT,      /* minor page faults */
+	KCOST_FIG_SERVER_MS,	  /* server time (planning + execution), ms */
+	KCOST_FIG_BACKEND_CPU_MS, /* the backend's CPU from one send to the
+				     next (run.json backend_cpu: schedstat;
+				     the commit and the protocol included),
+				     ms */
+	KCOST_FIG_USER_MS,	  /* user CPU, ms */
+	KCOST_FIG_SYSTEM_MS,	  /* system CPU, ms */
+	KCOST_FIG_RUNQ_WAIT_MS,	  /* the backend's wait on a run queue, ms
+				     (schedstat, as backend CPU) */
+	KCOST_FIG_OFFCPU_MS,	  /* server time less CPU, ms */
+	KCOST_FIG_READ_BYTES,	  /* bytes read from the device */
+	KCOST_FIG_WRITE_BYTES,	  /* bytes written towards the device */
+	KCOST_FIG_NVCSW,	  /* voluntary context switches */
+	KCOST_FIG_NIVCSW,	  /* involuntary context switches */
+	KCOST_FIG_MAJFLT,	  /* major page faults */
+	KCOST_FIG_MINFLT,	  /* minor page faults */
 	KCOST_FIG_NR
 };
 
@@ -54,6 +63,10 @@ struct kcost_row {
 	double wait_samples;	    /* wait samples of these query ids */
 	struct kcost_topwait top[KCOST_TOP_WAITS]; /* most samples first */
 	size_t ntop;				   /* entries of top */
+	struct schedstat_acc bcpu; /* the backends' schedstat growth over
+				      the committed transactions of the
+				      type (run.json backend_cpu "ok"),
+				      txns 0: none */
 };
 
 /* A query id of the workload and the type it was added to. */
@@ -126,7 +139,60 @@ struct kcost_table {
 	double wait_no_query; /* of them, with no query id */
 	struct kcost_cpu cpu; /* the processes' CPU, cpu.present when
 				 kcost_procs.{start,stop}.csv were read */
+	bool bcpu;	      /* the rows' bcpu are set (kcost_bcpu_apply) */
 };
+
+/*
+ * run.json's "backend_cpu": the terminals' backends' scheduler figures
+ * (/proc/PID/schedstat) per type and status, added up by the run engine
+ * over the measured interval (src/base/schedstat.h), or why there are
+ * none. Needs no extension: a run has it whenever the server was a
+ * process of the driver's host.
+ */
+struct kcost_bcpu {
+	bool present;		    /* run.json has the object */
+	bool measured;		    /* ... with figures in t */
+	char reason[KCOST_WHY_MAX]; /* not measured: why, "" unknown */
+	struct schedstat_types t;   /* the figures */
+};
+
+/*
+ * Read run.json's "backend_cpu" object o (NULL: absent) into *out
+ * (overwritten). A "measured" object whose figures are not all
+ * non-negative integers is taken as not measured, its reason saying so.
+ */
+void kcost_bcpu_from_json(const json_t *o, struct kcost_bcpu *out);
+
+/*
+ * Give t's rows the committed transactions' figures of b (when b is
+ * measured; t->bcpu says whether). Works on a table without the hook's
+ * files (t->present false) too.
+ */
+void kcost_bcpu_apply(struct kcost_table *t, const struct kcost_bcpu *b);
+
+/* All of b's CPU, every type and status, s (NAN: not measured). */
+double kcost_bcpu_cpu_s(const struct kcost_bcpu *b);
+
+/*
+ * The check the issue asks for: the backends' CPU added up over the
+ * transactions (schedstat, per type) against the CPU of the same
+ * processes from the kernel-cost hook's process snapshots (the
+ * terminals' backends in kcost_procs.*.csv). Two sources, two readers
+ * of the kernel's accounting, nearly the same interval (the run's
+ * measured interval, the hook's snapshots).
+ */
+struct kcost_agree {
+	bool known;		/* both sides are there */
+	double schedstat_cpu_s; /* the sum over types, s (NAN: none) */
+	double backends_cpu_s;	/* the terminals' backends, s (NAN) */
+	double diff_s;		/* schedstat - backends */
+	double diff_pct;	/* diff_s / backends_cpu_s, % */
+	bool agree;		/* |diff_pct| <= KCOST_AGREE_PCT */
+};
+
+/* The check of b against t's process CPU into *out. */
+void kcost_agree_check(const struct kcost_table *t, const struct kcost_bcpu *b,
+		       struct kcost_agree *out);
 
 /*
  * Read sys_dir/kcost.{start,stop}.csv and, when both are there,
@@ -161,7 +227,9 @@ int kcost_figure_decimals(enum kcost_figure f);
 
 /*
  * Figure f of row r per committed transaction (commits of its type over
- * the same interval); NAN when commits is 0.
+ * the same interval); NAN when commits is 0. The schedstat figures
+ * (backend CPU, run-queue wait) are per committed transaction the
+ * engine measured (r->bcpu.txns), NAN when none.
  */
 double kcost_figure(const struct kcost_row *r, enum kcost_figure f,
 		    double commits);

@@ -46,17 +46,36 @@ int kcost_report_read(const char *run_dir, const struct summary *s,
 	rc = kcost_read(sys, &out->t, &err);
 	if (rc == -ENOMEM)
 		return rc;
-	if (rc < 0) {
+	out->bcpu = s->run.bcpu;
+	if (rc < 0)
 		snprintf(out->error, sizeof(out->error), "%s", err.msg);
-		return 0;
-	}
-	kcost_check(&out->t, s->run.server_cpu_s, &out->check);
+	/* kcost_read leaves a zeroed table when it read nothing */
+	kcost_bcpu_apply(&out->t, &out->bcpu);
+	kcost_agree_check(&out->t, &out->bcpu, &out->agree);
+	if (rc == 0)
+		kcost_check(&out->t, s->run.server_cpu_s, &out->check);
 	return 0;
 }
 
 bool kcost_report_any(const struct kcost_report *r)
 {
-	return r->t.present || r->error[0] || r->skipped[0];
+	return r->t.present || r->t.bcpu || r->error[0] || r->skipped[0];
+}
+
+/* Whether figure f comes from run.json's schedstat figures. */
+static bool sched_fig(int f)
+{
+	return f == KCOST_FIG_BACKEND_CPU_MS || f == KCOST_FIG_RUNQ_WAIT_MS;
+}
+
+/* Figure f of type ty per committed transaction, NAN when its source
+   is missing. */
+static double fig_of(const struct kcost_report *r, int ty, int f)
+{
+	if (sched_fig(f) ? !r->t.bcpu : !r->t.present)
+		return NAN;
+	return kcost_figure(&r->t.row[ty], (enum kcost_figure)f,
+			    r->commits[ty]);
 }
 
 void kcost_report_free(struct kcost_report *r)
@@ -67,8 +86,10 @@ void kcost_report_free(struct kcost_report *r)
 
 /* --- summary.json */
 
-static json_t *type_json(const struct kcost_row *r, double commits)
+static json_t *type_json(const struct kcost_report *rep, int ty)
 {
+	const struct kcost_row *r = &rep->t.row[ty];
+	double commits = rep->commits[ty];
 	json_t *o = json_object(), *top = json_array(), *w;
 	size_t i;
 	int f;
@@ -83,8 +104,16 @@ static json_t *type_json(const struct kcost_row *r, double commits)
 			    json_integer((json_int_t)r->v[KCOST_CALLS]));
 	for (f = 0; f < KCOST_FIG_NR; f++)
 		json_object_set_new(o, kcost_figure_key(f),
-				    resfile_real(kcost_figure(r, f, commits),
+				    resfile_real(fig_of(rep, ty, f),
 						 kcost_figure_decimals(f) + 3));
+	json_object_set_new(o, "backend_txns",
+			    json_integer((json_int_t)r->bcpu.txns));
+	json_object_set_new(o, "backend_timeslices",
+			    resfile_real(r->bcpu.txns
+						 ? (double)r->bcpu.slices /
+							   (double)r->bcpu.txns
+						 : NAN,
+					 3));
 	json_object_set_new(o, "wait_samples",
 			    resfile_real(r->wait_samples, 0));
 	for (i = 0; i < r->ntop; i++) {
@@ -160,6 +189,39 @@ static json_t *check_json(const struct kcost_check *c,
 	return o;
 }
 
+/*
+ * "backend_cpu": whether run.json had the schedstat figures (or why
+ * not), their sum, and the check against the process snapshots.
+ */
+static json_t *bcpu_json(const struct kcost_report *r)
+{
+	const struct kcost_agree *a = &r->agree;
+	json_t *o = json_object(), *c;
+
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "measured", json_boolean(r->bcpu.measured));
+	json_object_set_new(o, "reason",
+			    r->bcpu.measured || !r->bcpu.present
+				    ? json_null()
+				    : json_string(r->bcpu.reason));
+	json_object_set_new(o, "cpu_s", real_or_null(a->schedstat_cpu_s, 3));
+	json_object_set_new(
+		o, "not_measured",
+		r->bcpu.measured
+			? json_integer((json_int_t)r->bcpu.t.not_measured)
+			: json_null());
+	c = json_pack("{s:o, s:o, s:o, s:o, s:o, s:f}", "schedstat_cpu_s",
+		      real_or_null(a->schedstat_cpu_s, 3), "backends_cpu_s",
+		      real_or_null(a->backends_cpu_s, 3), "diff_s",
+		      real_or_null(a->diff_s, 3), "diff_pct",
+		      real_or_null(a->diff_pct, 1), "agree",
+		      a->known ? json_boolean(a->agree) : json_null(),
+		      "tolerance_pct", KCOST_AGREE_PCT);
+	json_object_set_new(o, "check", c);
+	return o;
+}
+
 json_t *kcost_report_json(const struct kcost_report *r)
 {
 	const struct kcost_table *t = &r->t;
@@ -173,22 +235,26 @@ json_t *kcost_report_json(const struct kcost_report *r)
 		json_object_set_new(o, "skipped", json_string(r->skipped));
 	if (r->error[0])
 		json_object_set_new(o, "error", json_string(r->error));
-	if (!t->present)
+	json_object_set_new(o, "backend_cpu", bcpu_json(r));
+	if (!t->present && !t->bcpu)
 		return o;
-	json_object_set_new(o, "start", json_string(t->start_ts));
-	json_object_set_new(o, "stop", json_string(t->stop_ts));
 	types = json_object();
-	q = json_array();
-	if (!types || !q) {
-		json_decref(types);
-		json_decref(q);
+	if (!types) {
 		json_decref(o);
 		return NULL;
 	}
 	for (ty = 0; ty < TXN_NR; ty++)
-		json_object_set_new(types, txn_type_name(ty),
-				    type_json(&t->row[ty], r->commits[ty]));
+		json_object_set_new(types, txn_type_name(ty), type_json(r, ty));
 	json_object_set_new(o, "types", types);
+	if (!t->present)
+		return o;
+	json_object_set_new(o, "start", json_string(t->start_ts));
+	json_object_set_new(o, "stop", json_string(t->stop_ts));
+	q = json_array();
+	if (!q) {
+		json_decref(o);
+		return NULL;
+	}
 	json_object_set_new(o, "control",
 			    total_json(&t->row[KCOST_TYPE_CONTROL]));
 	json_object_set_new(o, "other", total_json(&t->row[KCOST_TYPE_OTHER]));
@@ -312,6 +378,65 @@ static void write_check(const struct kcost_check *c,
 			html ? ".</p>" : "");
 }
 
+/*
+ * The check of the schedstat figures against the process snapshots, in
+ * text or html, or why it cannot be made.
+ */
+static void write_agree(const struct kcost_report *r, bool html, FILE *f)
+{
+	const struct kcost_agree *a = &r->agree;
+	const char *pct = html ? "&nbsp;%" : " %";
+
+	fputs(html ? "<p>" : "  ", f);
+	if (!r->bcpu.measured) {
+		fputs("Backend CPU per transaction not measured: ", f);
+		if (html)
+			html_page_escape(f, r->bcpu.present ? r->bcpu.reason
+							    : "no backend_cpu "
+							      "in run.json");
+		else
+			fputs(r->bcpu.present ? r->bcpu.reason
+					      : "no backend_cpu in run.json",
+			      f);
+		fputs(html ? "</p>\n" : "\n", f);
+		return;
+	}
+	if (!a->known) {
+		fprintf(f,
+			"CPU check (backends): the transactions' backend CPU "
+			"(schedstat) %.3f s; the terminals' backends' CPU "
+			"(kcost_procs.*.csv) was not recorded%s\n",
+			a->schedstat_cpu_s, html ? ".</p>" : "");
+		return;
+	}
+	fprintf(f,
+		"CPU check (backends): the transactions' backend CPU "
+		"(schedstat) %.3f s, the terminals' backends (kcost_procs) "
+		"%.3f s, difference %+.3f s (%+.1f%s): ",
+		a->schedstat_cpu_s, a->backends_cpu_s, a->diff_s, a->diff_pct,
+		pct);
+	if (html)
+		fprintf(f, "<span class=\"%s\">%s</span>",
+			a->agree ? "ok" : "bad",
+			a->agree ? "agree" : "disagree");
+	else
+		fputs(a->agree ? "agree" : "DISAGREE", f);
+	fprintf(f, " (tolerance %.0f%s)", KCOST_AGREE_PCT, pct);
+	if (r->bcpu.t.not_measured)
+		fprintf(f, "; %llu transactions not measured",
+			(unsigned long long)r->bcpu.t.not_measured);
+	fputs(html ? ".</p>\n" : "\n", f);
+}
+
+/* Width of column k of the text table. */
+static int col_width(int k)
+{
+	int w = k < KCOST_FIG_READ_BYTES ? 11 : 15;
+	int n = (int)strlen(kcost_figure_title(k));
+
+	return n > w ? n : w;
+}
+
 void kcost_report_write_text(const struct kcost_report *r, FILE *f)
 {
 	const struct kcost_table *t = &r->t;
@@ -326,21 +451,28 @@ void kcost_report_write_text(const struct kcost_report *r, FILE *f)
 		fprintf(f, "  skipped: %s\n", r->skipped);
 	if (r->error[0])
 		fprintf(f, "  not read: %s\n", r->error);
-	if (!t->present)
+	if (!t->present && !t->bcpu)
 		return;
-	fprintf(f, "  interval %s to %s\n", t->start_ts, t->stop_ts);
+	if (t->present)
+		fprintf(f, "  interval %s to %s\n", t->start_ts, t->stop_ts);
+	else
+		fputs("  backend CPU and run-queue wait only (run.json, "
+		      "schedstat): no kernel-cost files\n",
+		      f);
 	fprintf(f, "  %-13s %8s", "type", "commits");
 	for (k = 0; k < KCOST_FIG_NR; k++)
-		fprintf(f, " %*s", k < KCOST_FIG_READ_BYTES ? 11 : 15,
-			kcost_figure_title(k));
+		fprintf(f, " %*s", col_width(k), kcost_figure_title(k));
 	fputc('\n', f);
 	for (ty = 0; ty < TXN_NR; ty++) {
 		fprintf(f, "  %-13s %8.0f", txn_type_name(ty), r->commits[ty]);
 		for (k = 0; k < KCOST_FIG_NR; k++)
-			put_fig(f, k < KCOST_FIG_READ_BYTES ? 11 : 15,
-				kcost_figure(&t->row[ty], k, r->commits[ty]),
+			put_fig(f, col_width(k), fig_of(r, ty, k),
 				kcost_figure_decimals(k));
 		fputc('\n', f);
+	}
+	if (!t->present) {
+		write_agree(r, false, f);
+		return;
 	}
 	for (ty = KCOST_TYPE_CONTROL; ty <= KCOST_TYPE_OTHER; ty++) {
 		const struct kcost_row *x = &t->row[ty];
@@ -372,6 +504,7 @@ void kcost_report_write_text(const struct kcost_report *r, FILE *f)
 	} else {
 		fputs("  no wait profile (pg_wait_sampling not loaded)\n", f);
 	}
+	write_agree(r, false, f);
 	write_check(&r->check, &t->cpu, false, f);
 }
 
@@ -406,16 +539,27 @@ void kcost_report_write_html(const struct kcost_report *r, FILE *f)
 		html_page_escape(f, r->error);
 		fputs("</p>\n", f);
 	}
-	if (!t->present)
+	if (!t->present && !t->bcpu)
 		return;
-	fputs("<p class=\"sub\">Per committed transaction (mix.csv, run.json's "
-	      "cost window), from pg_stat_statements and pg_stat_kcache "
-	      "between ",
+	if (t->present) {
+		fputs("<p class=\"sub\">Per committed transaction (mix.csv, "
+		      "run.json's cost window), from pg_stat_statements and "
+		      "pg_stat_kcache between ",
+		      f);
+		html_page_escape(f, t->start_ts);
+		fputs(" and ", f);
+		html_page_escape(f, t->stop_ts);
+		fputs(". Off-CPU: server time less user and system CPU.", f);
+	} else {
+		fputs("<p class=\"sub\">No kernel-cost files: the backends' "
+		      "figures of run.json only.",
+		      f);
+	}
+	fputs(" Backend CPU and run-queue wait: the backend's "
+	      "/proc/PID/schedstat from one send to the next, per committed "
+	      "transaction measured (commit and client protocol "
+	      "included).</p>\n",
 	      f);
-	html_page_escape(f, t->start_ts);
-	fputs(" and ", f);
-	html_page_escape(f, t->stop_ts);
-	fputs(". Off-CPU: server time less user and system CPU.</p>\n", f);
 	fputs("<table>\n<tr><th class=\"l\">type</th><th>commits</th>", f);
 	for (k = 0; k < KCOST_FIG_NR; k++)
 		fprintf(f, "<th>%s</th>", kcost_figure_title(k));
@@ -427,8 +571,7 @@ void kcost_report_write_html(const struct kcost_report *r, FILE *f)
 		fprintf(f, "<tr><td class=\"l\">%s</td><td>%.0f</td>",
 			txn_type_name(ty), r->commits[ty]);
 		for (k = 0; k < KCOST_FIG_NR; k++)
-			html_fig(f, kcost_figure(x, k, r->commits[ty]),
-				 kcost_figure_decimals(k));
+			html_fig(f, fig_of(r, ty, k), kcost_figure_decimals(k));
 		fputs("<td class=\"l\">", f);
 		for (i = 0; i < x->ntop; i++) {
 			fputs(i ? ", " : "", f);
@@ -438,9 +581,14 @@ void kcost_report_write_html(const struct kcost_report *r, FILE *f)
 			fprintf(f, " %.0f&nbsp;%%", 100.0 * x->top[i].share);
 		}
 		if (!x->ntop)
-			fputs(t->waits ? "none sampled" : "no wait profile", f);
+			fputs(!t->present ? "&ndash;"
+			      : t->waits  ? "none sampled"
+					  : "no wait profile",
+			      f);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</table>\n", f);
-	write_check(c, &t->cpu, true, f);
+	write_agree(r, true, f);
+	if (t->present)
+		write_check(c, &t->cpu, true, f);
 }

@@ -11,6 +11,13 @@
  * The committed transactions per type are mix.csv's inside run.json's
  * cost window (from the end of the ramp-up to the end of the measured
  * interval), the interval the hook's snapshots are timed to.
+ *
+ * Beside the statements' figures, run.json's backend_cpu: the backends'
+ * CPU and run-queue wait per committed transaction from
+ * /proc/PID/schedstat (the commit and the client protocol included),
+ * and the check of their sum against the terminals' backends of the
+ * hook's process snapshots. Those need no extension: without the hook's
+ * files the table shows them alone.
  */
 #ifndef OLTPMARK_ANALYSIS_KCOST_REPORT_H
 #define OLTPMARK_ANALYSIS_KCOST_REPORT_H
@@ -28,7 +35,10 @@
 struct kcost_report {
 	struct kcost_table t;	     /* the figures, t.present when read */
 	double commits[TXN_NR];	     /* committed per type, cost window */
-	struct kcost_check check;    /* the CPU check */
+	struct kcost_check check;    /* the CPU check: statements */
+	struct kcost_bcpu bcpu;	     /* run.json's backend_cpu */
+	struct kcost_agree agree;    /* the CPU check: schedstat against the
+					process snapshots */
 	char error[ERR_MSG_MAX];     /* a file there but unreadable: the
 				       one line shown, "" when none */
 	char skipped[KCOST_WHY_MAX]; /* sys/kernel-cost.skipped's first

@@ -247,6 +247,35 @@ static void add_counts(json_t *dst, const json_t *src)
 	}
 }
 
+/*
+ * backend_cpu of the merged run: the parts' totals added up when every
+ * part measured them (each its own connections' backends), else not
+ * measured, saying which part had none and why. o is the first part's
+ * copy, r part i's run.json.
+ */
+static void add_bcpu(json_t *o, const json_t *r, int i)
+{
+	json_t *dst = json_object_get(o, "backend_cpu");
+	const json_t *src = json_object_get(r, "backend_cpu");
+	const json_t *why;
+	char reason[ERR_MSG_MAX];
+
+	if (!json_is_true(json_object_get(dst, "measured")))
+		return; /* the first part without keeps its reason */
+	if (json_is_true(json_object_get(src, "measured"))) {
+		add_counts(dst, src);
+		return;
+	}
+	why = json_object_get(src, "reason");
+	snprintf(reason, sizeof(reason), "part %d: %s", i + 1,
+		 !json_is_object(src)  ? "no backend_cpu in its run.json"
+		 : json_is_string(why) ? json_string_value(why)
+				       : "not measured");
+	json_object_set_new(o, "backend_cpu",
+			    json_pack("{s:b, s:s, s:n}", "measured", 0,
+				      "reason", reason, "types"));
+}
+
 /* run.json's counts that the parts add up to. */
 static const char *const summed[] = {"terminals", "connections",
 				     "connections_lost", "reconnects"};
@@ -282,6 +311,7 @@ static json_t *merged_run(const struct part *parts, int n, uint64_t rows)
 			   json_object_get(r, "counts"));
 		add_counts(json_object_get(o, "inputs"),
 			   json_object_get(r, "inputs"));
+		add_bcpu(o, r, i);
 		for (k = 0; k < sizeof(summed) / sizeof(summed[0]); k++)
 			json_object_set_new(
 				o, summed[k],

@@ -29,6 +29,7 @@
 
 #include <jansson.h>
 
+#include "analysis/parsers/kcost.h"
 #include "analysis/report/checkpoints.h"
 #include "analysis/report/mixcsv.h"
 #include "src/base/err.h"
@@ -95,6 +96,8 @@ struct sum_run {
 	double client_cpu_s;	       /* oltpmark's CPU in that window */
 	double server_cpu_s;	       /* the server's, NAN if not measured */
 	int64_t server_pid;	       /* whose CPU time that is */
+	struct kcost_bcpu bcpu;	       /* "backend_cpu": the backends'
+					  schedstat figures per type */
 };
 
 /* The parts of meta.json a summary uses. */

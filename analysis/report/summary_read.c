@@ -147,6 +147,7 @@ int summary_run_from_json(const json_t *run, struct sum_run *out,
 	out->client_cpu_s = jnum(cost, "client_cpu_s");
 	out->server_cpu_s = jnum(cost, "server_cpu_s");
 	out->server_pid = jint(cost, "server_pid");
+	kcost_bcpu_from_json(json_object_get(run, "backend_cpu"), &out->bcpu);
 	return 0;
 }
 

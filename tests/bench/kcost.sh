@@ -6,8 +6,11 @@
 # another machine or kernel. W=10, keying and think time none (the
 # default of run/oltpmark-run), the hook alone (--hooks kernel-cost).
 # Steps, run in the order given:
-#   agree     the CPU check, cached and non-cached, procedure and sql
-#             mode: one run each (label agree, agree-sql)
+#   agree     the CPU checks, cached and non-cached, procedure and sql
+#             mode (KC_MODES): one run each (label agree, agree-sql);
+#             prints both checks (statements and the backends'
+#             schedstat CPU against the terminals' backends) and the
+#             backend CPU per committed transaction of each type
 #   memhalf   a known change: non-cached with run/oltpmark-run's memory
 #             limit (label mem) and with half of it (label memhalf),
 #             KC_RUNS runs each, interleaved; compare marks bytes read
@@ -19,7 +22,9 @@
 # Environment: KC_RESULTS (default results/kcost), KC_WORK (the clusters,
 # loaded once and reused; default KC_RESULTS/.clusters), KC_DURATION (s
 # measured per run, default 60), KC_RAMP (ramp-up s, default 15), KC_RUNS
-# (default 3), KC_BLOCK_DURATION (default 300). Each step's results are in
+# (default 3), KC_BLOCK_DURATION (default 300), KC_MODES (agree's
+# transaction modes, default "procedure sql"), KC_CONFIGS (agree's
+# configurations, default cached,noncached). Each step's results are in
 # KC_RESULTS/STEP; `oltpmark compare` is run over each. run/oltpmark-run
 # exits 1 when a run is not scored (not in steady state on a busy host):
 # said, and the steps go on.
@@ -49,16 +54,27 @@ load() {
 }
 
 step_agree() {
+	local mode label f
+
+	for mode in ${KC_MODES:-procedure sql}; do
+		label=agree
+		[[ $mode == procedure ]] || label=agree-$mode
+		load
+		"${run[@]}" --results "$results/agree" --label "$label" \
+			--runs 1 -d "$dur" --configs "${KC_CONFIGS:-cached,noncached}" \
+			--hooks kernel-cost --tx-mode "$mode"
+	done
 	load
-	"${run[@]}" --results "$results/agree" --label agree --runs 1 \
-		-d "$dur" --configs cached,noncached --hooks kernel-cost
-	load
-	"${run[@]}" --results "$results/agree" --label agree-sql --runs 1 \
-		-d "$dur" --configs cached,noncached --hooks kernel-cost \
-		--tx-mode sql
-	load
-	grep -h "CPU check\|Server processes" \
-		"$results"/agree/*/*/run-*/summary.txt
+	for f in "$results"/agree/*/*/run-*/summary.txt; do
+		echo "== $f"
+		# the per-type table's type, commits and backend CPU columns,
+		# then both checks
+		echo "  type commits backend_cpu_ms user_cpu_ms system_cpu_ms runq_wait_ms"
+		sed -n '/^Kernel cost per committed transaction/,/^$/p' "$f" |
+			grep -E '^  (new_order|payment|order_status|delivery|stock_level) ' |
+			awk '{ print "  " $1, $2, $4, $5, $6, $7 }'
+		grep -h "CPU check\|Server processes\|Backend CPU" "$f"
+	done
 }
 
 step_memhalf() {

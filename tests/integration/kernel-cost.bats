@@ -86,6 +86,19 @@ need_kcache() {
 		[[ $output == True ]]
 		run json_eval "$dir/summary.json" "(lambda c: (c['compared_with'], c['processes']['terminals_cpu_s'] > 0, c['backends_cpu_s'] == c['processes']['terminals_cpu_s'], round(c['not_attributed_cpu_s'] + c['diff_s'], 3)))(d['kernel_cost']['cpu_check'])"
 		[[ $output == "('terminal_backends', True, True, 0.0)" ]]
+		# the backends' CPU per transaction (run.json, schedstat):
+		# every type has some, at least its statements' CPU, and the
+		# check of its sum against the hook's process snapshots
+		for type in new_order payment order_status delivery stock_level; do
+			run json_eval "$dir/summary.json" \
+				"(lambda t: t['backend_cpu_ms'] > 0 and t['run_queue_wait_ms'] >= 0 and t['backend_txns'] > 0)(d['kernel_cost']['types']['$type'])"
+			[[ $output == True ]]
+		done
+		run json_eval "$dir/run.json" "(d['backend_cpu']['measured'], d['backend_cpu']['reason'])"
+		[[ $output == "(True, None)" ]]
+		grep -q "^  CPU check (backends): the transactions' backend CPU (schedstat) [0-9.]* s, the terminals' backends (kcost_procs) [0-9.]* s, difference [-+][0-9.]* s ([-+][0-9.]* %): \(agree\|DISAGREE\) (tolerance 10 %)" "$dir/summary.txt"
+		run json_eval "$dir/summary.json" "(lambda c: (c['backends_cpu_s'] == d['kernel_cost']['cpu_check']['processes']['terminals_cpu_s'], c['schedstat_cpu_s'] > 0, abs(c['schedstat_cpu_s'] - c['backends_cpu_s'] - c['diff_s']) < 0.002))(d['kernel_cost']['backend_cpu']['check'])"
+		[[ $output == "(True, True, True)" ]]
 		# the map of query ids to types is beside the figures
 		run json_eval "$dir/summary.json" "sorted(set(q['type'] for q in d['kernel_cost']['queries']) - {'control'})"
 		[[ $output == "['delivery', 'new_order', 'order_status', 'payment', 'stock_level']" ]]
@@ -136,6 +149,40 @@ need_kcache() {
 		/custom-kcost-new_order.png/ { ok = k && !e } END { exit !ok }' "$out/compare.html"
 }
 
+@test "backend CPU: not measured, with the reason, when the backends are not the postmaster's children or the driver has none" {
+	local dir=$KC/runs/elsewhere
+
+	# a --server-pid that is not the backends' parent stands for a
+	# server on another host whose PIDs mean nothing here
+	mkdir -p "$dir"
+	"$OLTPMARK" run -w 1 -d 2 --ramp-up 1 --keying-think none \
+		--conninfo "$OLTPMARK_CONNINFO" --server-pid $$ --out "$dir" >"$dir.log" 2>&1
+	run json_eval "$dir/run.json" "(d['backend_cpu']['measured'], d['backend_cpu']['types'])"
+	[[ $output == "(False, None)" ]]
+	run json_eval "$dir/run.json" "d['backend_cpu']['reason']"
+	[[ $output == "connection 1: process "*" is not a child of the server's postmaster $$ (its parent is "* ]]
+	# without the hook's files the report has no kernel-cost part; the
+	# rest of the run as ever
+	"$OLTPMARK" report --no-plots "$dir" >/dev/null
+	run json_eval "$dir/summary.json" "'kernel_cost' in d"
+	[[ $output == False ]]
+	grep -q '^  NOTPM ' "$dir/summary.txt"
+
+	dir=$KC/runs/null
+	"$OLTPMARK" run --driver null -w 1 -d 1 --ramp-up 0 --keying-think none \
+		--out "$dir" >"$dir.log" 2>&1
+	run json_eval "$dir/run.json" "(d['backend_cpu']['measured'], d['backend_cpu']['reason'])"
+	[[ $output == "(False, 'the null driver has no server backends')" ]]
+
+	# with the hook's files the report says why beside them
+	need_kcache
+	kc_run "$KC/runs/elsewhere-kc" elsewhere --server-pid $$
+	grep -q "^  Backend CPU per transaction not measured: connection 1: process [0-9]* is not a child of the server's postmaster $$" \
+		"$KC/runs/elsewhere-kc/summary.txt"
+	run json_eval "$KC/runs/elsewhere-kc/summary.json" "(d['kernel_cost']['backend_cpu']['measured'], d['kernel_cost']['types']['new_order']['backend_cpu_ms'], d['kernel_cost']['types']['new_order']['user_cpu_ms'] > 0)"
+	[[ $output == "(False, None, True)" ]]
+}
+
 @test "without the extensions the hook is skipped with its reason, the rest unchanged" {
 	local dir=$KC/runs/plain
 
@@ -150,9 +197,14 @@ need_kcache() {
 	# the run and its report as ever: the summary says why, nothing else
 	grep -q '^  skipped: the server does not preload pg_stat_kcache' "$dir/summary.txt"
 	grep -q '^  NOTPM ' "$dir/summary.txt"
-	run json_eval "$dir/summary.json" "list(d['kernel_cost'].keys())"
-	[[ $output == "['skipped']" ]]
-	# a compare of such runs has no kernel-cost section and no plot of it
+	# the backends' CPU needs no extension: the table has it alone
+	run json_eval "$dir/summary.json" "sorted(d['kernel_cost'].keys())"
+	[[ $output == "['backend_cpu', 'skipped', 'types']" ]]
+	run json_eval "$dir/summary.json" "(lambda t: (t['backend_cpu_ms'] > 0, t['user_cpu_ms']))(d['kernel_cost']['types']['new_order'])"
+	[[ $output == "(True, None)" ]]
+	grep -q '^  backend CPU and run-queue wait only (run.json, schedstat): no kernel-cost files$' "$dir/summary.txt"
+	grep -q "^  CPU check (backends): the transactions' backend CPU (schedstat) [0-9.]* s; the terminals' backends' CPU (kcost_procs.\*.csv) was not recorded$" "$dir/summary.txt"
+	# a compare of such runs compares the backends' figures alone
 	mkdir -p "$KC/plain"
 	mv "$dir" "$KC/plain/p-1"
 	kc_run "$KC/plain/q-1" q
@@ -160,10 +212,12 @@ need_kcache() {
 	kc_run "$KC/plain/p-2" plain
 	run "$OLTPMARK" compare --baseline plain --format html --out "$KC/plain-out" "$KC/plain"
 	((status == 0))
-	run grep -c 'Kernel cost per transaction type' "$KC/plain-out/compare.html"
-	[[ $output == 0 ]]
-	run compgen -G "$KC/plain-out/compare-plots/*kcost*"
-	((status != 0))
+	grep -q 'Kernel cost per transaction type' "$KC/plain-out/compare.html"
+	run "$OLTPMARK" compare --baseline plain --format json "$KC/plain"
+	((status == 0))
+	run json_eval <(echo "$output") "sorted(set(k for r in d['kernel_cost'] for k, f in r['figures'].items() if f['mean'] is not None))"
+	echo "$output"
+	[[ $output == "['backend_cpu_ms', 'run_queue_wait_ms']" ]]
 	run "$RUN_PG" stop "$PGTEST_DIR"
 	run "$RUN_PG" start "$PGTEST_DIR"
 	((status == 0))

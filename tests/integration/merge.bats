@@ -88,6 +88,13 @@ parts = [json.load(open(p + "/run.json")) for p in (a, b)]
 assert run["mix_rows"] == sum(p["mix_rows"] for p in parts) == sum(rows.values())
 assert run["terminals"] == 40 and run["warehouses"] == 4
 assert run["partial"] is False
+# the backends' schedstat totals: both parts measured, added up
+assert run["backend_cpu"]["measured"] is True, run["backend_cpu"]
+for t, st in run["backend_cpu"]["types"].items():
+    for s, acc in st.items():
+        for k, v in acc.items():
+            assert v == sum(p["backend_cpu"]["types"][t][s][k] for p in parts), (t, s, k)
+assert run["backend_cpu"]["types"]["new_order"]["ok"]["cpu_ns"] > 0
 PY
 	# nothing lost: New-Orders committed over both = orders gained
 	[ "$(mix_count "$d/m" new_order ok)" -eq $((after - before)) ]

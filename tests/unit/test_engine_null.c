@@ -202,6 +202,15 @@ static void check_run_json(const char *dir, const struct run_result *r,
 			    end);
 	assert_int_equal(json_is_true(json_object_get(o, "partial")),
 			 strcmp(end, "completed") != 0);
+	/* the null driver has no server process to read schedstat of */
+	assert_true(json_is_false(json_object_get(
+		json_object_get(o, "backend_cpu"), "measured")));
+	assert_string_equal(
+		json_string_value(json_object_get(
+			json_object_get(o, "backend_cpu"), "reason")),
+		"the null driver has no server backends");
+	assert_true(json_is_null(
+		json_object_get(json_object_get(o, "backend_cpu"), "types")));
 	counts = json_object_get(o, "counts");
 	for (t = 0; t < TXN_NR; t++) {
 		json_t *c = json_object_get(counts, txn_type_name(t));

@@ -266,6 +266,80 @@ static void test_merge_rows(void **state)
 	assert_int_equal(merge_runs(t->out, dirs, 2, &res, &err), -EEXIST);
 }
 
+/*
+ * Give part dir's run.json a backend_cpu: measured with new_order ok
+ * figures of txns, cpu_ns (and wait, slices from them), or not measured
+ * with reason (NULL: leave it without one).
+ */
+static void set_bcpu(const char *dir, bool measured, long long txns,
+		     long long cpu_ns, const char *reason)
+{
+	char path[PATH_MAX];
+	json_t *run, *o;
+
+	snprintf(path, sizeof(path), "%s/run.json", dir);
+	run = json_load_file(path, 0, NULL);
+	assert_non_null(run);
+	if (measured)
+		o = json_pack("{s:b, s:n, s:s, s:I, s:{s:{s:{s:I, s:I, s:I, "
+			      "s:I}}}}",
+			      "measured", 1, "reason", "source",
+			      "/proc/PID/schedstat", "not_measured",
+			      (json_int_t)1, "types", "new_order", "ok", "txns",
+			      (json_int_t)txns, "cpu_ns", (json_int_t)cpu_ns,
+			      "run_wait_ns", (json_int_t)(cpu_ns / 2),
+			      "timeslices", (json_int_t)txns);
+	else
+		o = json_pack("{s:b, s:s, s:n}", "measured", 0, "reason",
+			      reason, "types");
+	assert_non_null(o);
+	json_object_set_new(run, "backend_cpu", o);
+	assert_int_equal(json_dump_file(run, path, 0), 0);
+	json_decref(run);
+}
+
+/* The backends' schedstat totals: summed when every part has them. */
+static void test_merge_backend_cpu(void **state)
+{
+	struct tree *t = *state;
+	struct err err;
+	json_t *run, *b, *ok;
+	char cmd[PATH_MAX + 16];
+
+	make_part(t->a, "hosta", 1, 2, START_A, 0, "procedure", 9, false,
+		  rows_a, 2);
+	make_part(t->b, "hostb", 3, 4, START_A, 0, "procedure", 9, false,
+		  rows_b, 1);
+	set_bcpu(t->a, true, 10, 3000000, NULL);
+	set_bcpu(t->b, true, 5, 1000000, NULL);
+	assert_int_equal(merge2(t, &err), 0);
+	run = load(t->out, "run.json");
+	b = json_object_get(run, "backend_cpu");
+	assert_true(json_is_true(json_object_get(b, "measured")));
+	ok = json_object_get(
+		json_object_get(json_object_get(b, "types"), "new_order"),
+		"ok");
+	assert_int_equal(resfile_get_count(ok, "txns"), 15);
+	assert_int_equal(resfile_get_count(ok, "cpu_ns"), 4000000);
+	assert_int_equal(resfile_get_count(ok, "run_wait_ns"), 2000000);
+	assert_int_equal(resfile_get_count(ok, "timeslices"), 15);
+	assert_int_equal(resfile_get_count(b, "not_measured"), 2);
+	json_decref(run);
+
+	/* the second part without: not measured, and which part says why */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->out);
+	assert_int_equal(system(cmd), 0);
+	set_bcpu(t->b, false, 0, 0, "the null driver has no server backends");
+	assert_int_equal(merge2(t, &err), 0);
+	run = load(t->out, "run.json");
+	b = json_object_get(run, "backend_cpu");
+	assert_true(json_is_false(json_object_get(b, "measured")));
+	assert_string_equal(resfile_get_string(b, "reason"),
+			    "part 2: the null driver has no server backends");
+	assert_true(json_is_null(json_object_get(b, "types")));
+	json_decref(run);
+}
+
 /* One partial part makes the merge partial, with its end reason. */
 static void test_merge_partial(void **state)
 {
@@ -432,6 +506,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_merge_rows, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_merge_backend_cpu, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_merge_partial, setup,
 						teardown),
