@@ -25,6 +25,8 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/test-lib.sh
+source "$top/tests/test-lib.sh"
 OLTPMARK=${OLTPMARK:-$top/oltpmark}
 export OLTPMARK
 PAIRS=${BENCH_SUT_PAIRS:-3}
@@ -38,11 +40,8 @@ skip() {
 	exit 0
 }
 [[ -x $OLTPMARK ]] || skip "$OLTPMARK not built (run make)"
-((EUID == 0)) || skip "needs root (sshd's privilege separation; the server runs as postgres)"
-[[ -x /usr/sbin/sshd ]] || skip "no /usr/sbin/sshd (Debian: openssh-server)"
-if ! command -v ssh >/dev/null || ! command -v ssh-keygen >/dev/null; then
-	skip "no ssh or ssh-keygen (Debian: openssh-client)"
-fi
+why=$(sshd_unavailable)
+[[ -z $why ]] || skip "$why"
 command -v python3 >/dev/null || skip "python3 not installed (reads summary.json)"
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/om-bench-sut.XXXXXX")
@@ -64,49 +63,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The stand-in for the second host: an sshd on a free port of 127.0.0.1
-# with keys made here, given to run/oltpmark-run by OLTPMARK_SSH_OPTS.
-mkdir -m 700 "$ssh_dir" "$dir/tmp"
-mkdir -p /run/sshd
-ssh-keygen -q -t ed25519 -N '' -f "$ssh_dir/host_key"
-ssh-keygen -q -t ed25519 -N '' -f "$ssh_dir/user_key"
-cp "$ssh_dir/user_key.pub" "$ssh_dir/authorized_keys"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-cat >"$ssh_dir/sshd_config" <<EOF
-Port $port
-ListenAddress 127.0.0.1
-HostKey $ssh_dir/host_key
-AuthorizedKeysFile $ssh_dir/authorized_keys
-PidFile none
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PermitRootLogin prohibit-password
-UsePAM no
-StrictModes no
-PrintMotd no
-PrintLastLog no
-MaxSessions 64
-AcceptEnv SHLVL
-EOF
-cat >"$ssh_dir/ssh_config" <<EOF
-Host sut
-  HostName 127.0.0.1
-  Port $port
-  User $(id -un)
-  IdentityFile $ssh_dir/user_key
-  IdentitiesOnly yes
-  UserKnownHostsFile $ssh_dir/known_hosts
-  StrictHostKeyChecking accept-new
-  LogLevel ERROR
-  SetEnv SHLVL=1
-EOF
-/usr/sbin/sshd -D -f "$ssh_dir/sshd_config" -E "$ssh_dir/sshd.log" &
-sshd_pid=$!
+# The stand-in for the second host: a throwaway sshd on a free port of
+# 127.0.0.1 with keys made here (tests/test-lib.sh, as the bats files'),
+# given to run/oltpmark-run by OLTPMARK_SSH_OPTS.
+mkdir -m 700 "$dir/tmp"
+sshd_setup "$ssh_dir" sut
+sshd_start || { echo "bench_sut: the throwaway sshd did not start (see $ssh_dir/sshd.log)" >&2; exit 1; }
+sshd_pid=$(<"$ssh_dir/sshd.pid")
 export OLTPMARK_SSH_OPTS="-F $ssh_dir/ssh_config"
-for ((i = 0; i < 100; i++)); do
-	ssh -F "$ssh_dir/ssh_config" sut true 2>/dev/null && break
-	sleep 0.1
-done
 # The SUT's tree: run/ and the binary, copied.
 mkdir -p "$tree"
 cp -a "$top/run" "$OLTPMARK" "$tree/"
