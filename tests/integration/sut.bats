@@ -193,6 +193,31 @@ ctl_processes() {
 	[[ $output == *"--sut sut: cannot connect over ssh"* ]]
 }
 
+@test "--sut with two drivers, one here and one on another host: one merged run" {
+	local out=$SUT_TMP/two.out d=$SUT_TMP/two/two/cached/run-1
+	# The SUT's host is the second driver host too: its tree holds the
+	# binary; the terminals of range 2/2 run there, over ssh.
+	run env TMPDIR="$SUT_TMP/tmp" "$REPO/run/oltpmark-run" --sut sut --sut-dir "$SUT_TREE" \
+		--sut-listen 127.0.0.1 --driver-hosts local,sut --driver-dir "$SUT_TREE" \
+		--label two --configs cached --runs 1 -w 2 -d 3 --ramp-up 1 -c 2 \
+		--hooks vmstat --results "$SUT_TMP/two"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(json_eval "$d/meta.json" 'len(d["merge"]["parts"])')" = 2 ]
+	[ "$(json_eval "$d/meta.json" 'd["notes"]["drivers"]')" = local,sut ]
+	[ "$(json_eval "$d/meta.json" 'd["notes"]["terminals"]')" = other-host ]
+	[ "$(json_eval "$d/run.json" 'd["partial"]')" = False ]
+	# both ranges' transactions are in the merged run, the hooks' files
+	# came back from the SUT, nothing is left of either driver's run
+	[ "$(json_eval "$d/meta.json" 'sorted((p["warehouse_range"]["first"], p["warehouse_range"]["last"]) for p in d["merge"]["parts"])')" = "[(1, 1), (2, 2)]" ]
+	[ -s "$d/sys/vmstat.txt" ]
+	run find "$SUT_TREE/var/runs" "$SUT_TREE/var/drivers" -mindepth 1
+	[ -z "$output" ]
+	[ -z "$(sut_postmasters)" ]
+	run ls -A "$SUT_TMP/tmp"
+	[ -z "$output" ]
+}
+
 @test "--recover puts the SUT back from the state file kept there" {
 	local out=$SUT_TMP/killed.out pid guard ctl=$SUT_TMP/tmp-killed
 	mkdir -m 700 "$ctl"
