@@ -445,8 +445,11 @@ void kcost_report_write_text(const struct kcost_report *r, FILE *f)
 
 	if (!kcost_report_any(r))
 		return;
-	fputs("\nKernel cost per committed transaction (kernel-cost hook)\n",
-	      f);
+	/* Without the hook's files the figures are the driver's alone. */
+	fprintf(f, "\nKernel cost per committed transaction (%s)\n",
+		r->t.present || r->skipped[0] || r->error[0]
+			? "kernel-cost hook"
+			: "backend schedstat");
 	if (r->skipped[0])
 		fprintf(f, "  skipped: %s\n", r->skipped);
 	if (r->error[0])
