@@ -292,9 +292,11 @@ static void test_run_gone(void **state)
 /*
  * A switcher in a child process, 6 blocks of 0.5 s from now, sent
  * SIGINT (ignored) and then SIGTERM at term_s. Returns its exit status
- * (the child exits 0 when the engine returned 0 with the run stopped).
+ * (the child exits 0 when the engine returned 0 with the run stopped);
+ * *late_s: how much later than term_s the SIGTERM went (a loaded host
+ * may wake this process late).
  */
-static int forked_switcher(double term_s, int64_t *start_us)
+static int forked_switcher(double term_s, int64_t *start_us, double *late_s)
 {
 	char *argv[] = {script, NULL};
 	struct blocks_switch_opts o = {
@@ -332,19 +334,36 @@ static int forked_switcher(double term_s, int64_t *start_us)
 	kill(pid, SIGINT);
 	usleep(20000);
 	kill(pid, SIGTERM);
+	*late_s = (double)(clock_wall_us() - when) / 1e6;
 	assert_int_equal(waitpid(pid, &wstatus, 0), pid);
 	assert_true(WIFEXITED(wstatus));
 	return WEXITSTATUS(wstatus);
 }
+
+/*
+ * The signal tests need the SIGTERM inside a window of 0.2 s: on a host
+ * so loaded that it went later, the case was not made, so it is made
+ * again (at most TERM_TRIES times) rather than checked.
+ */
+#define TERM_TRIES	5
+#define TERM_LATE_MAX_S 0.15
 
 /* SIGTERM in block 0's sleep: its row is cut there, nothing switched. */
 static void test_term_mid_block(void **state)
 {
 	struct blocks_schedule s;
 	int64_t start;
+	double late = 0;
+	int i;
 
 	(void)state;
-	assert_int_equal(forked_switcher(0.2, &start), 0);
+	for (i = 0; i < TERM_TRIES; i++) {
+		assert_int_equal(reset(NULL), 0);
+		assert_int_equal(forked_switcher(0.2, &start, &late), 0);
+		if (late < TERM_LATE_MAX_S)
+			break;
+	}
+	assert_true(late < TERM_LATE_MAX_S);
 	read_csv(&s);
 	assert_int_equal(s.n, 1);
 	assert_true(s.items[0].end_s < start / 1e6 + 0.4);
@@ -363,9 +382,18 @@ static void test_term_mid_switch(void **state)
 	int64_t start;
 	char *text;
 
+	double late = 0;
+	int i;
+
 	(void)state;
-	setenv("NAP", "0.3", 1);
-	assert_int_equal(forked_switcher(0.6, &start), 0);
+	for (i = 0; i < TERM_TRIES; i++) {
+		assert_int_equal(reset(NULL), 0);
+		setenv("NAP", "0.3", 1);
+		assert_int_equal(forked_switcher(0.6, &start, &late), 0);
+		if (late < TERM_LATE_MAX_S)
+			break;
+	}
+	assert_true(late < TERM_LATE_MAX_S);
 	read_csv(&s);
 	assert_int_equal(s.n, 2);
 	assert_true(s.items[1].switch_s >= 0.3);
