@@ -63,8 +63,19 @@ static void sleep_until(int64_t until_us)
 		int64_t now = clock_wall_us(), d;
 		struct timespec ts;
 
-		if (stopping || now >= until_us)
+		if (stopping)
 			return;
+		if (now >= until_us) {
+			/* A SIGTERM that came while SIGTERM was blocked (a
+			   switch running past the block's end) is taken
+			   now, or the next block would begin after it. */
+			if (term_caught) {
+				struct timespec zero = {0, 0};
+
+				ppoll(NULL, 0, &zero, &sleep_mask);
+			}
+			return;
+		}
 		d = until_us - now;
 		ts.tv_sec = d / 1000000;
 		ts.tv_nsec = (long)(d % 1000000) * 1000;

@@ -390,18 +390,46 @@ static void test_term_mid_switch(void **state)
 		assert_int_equal(reset(NULL), 0);
 		setenv("NAP", "0.3", 1);
 		assert_int_equal(forked_switcher(0.6, &start, &late), 0);
-		if (late < TERM_LATE_MAX_S)
+		read_csv(&s);
+		assert_int_equal(s.n, 2);
+		/* made: the signal in time, and the apply (0.3 s from 0.5)
+		   over well before the block's end at 1.0 */
+		if (late < TERM_LATE_MAX_S &&
+		    s.items[1].start_s + s.items[1].switch_s <
+			    start / 1e6 + 0.9)
 			break;
+		blocks_schedule_free(&s);
 	}
-	assert_true(late < TERM_LATE_MAX_S);
-	read_csv(&s);
-	assert_int_equal(s.n, 2);
+	assert_true(i < TERM_TRIES);
 	assert_true(s.items[1].switch_s >= 0.3);
 	assert_true(s.items[1].end_s >= s.items[1].start_s + 0.3);
 	assert_true(s.items[1].end_s < start / 1e6 + 0.95);
 	text = fixture_read_file(rec, NULL);
 	assert_string_equal(text, "apply 1\n");
 	free(text);
+	blocks_schedule_free(&s);
+}
+
+/*
+ * SIGTERM while a switch runs past its block's end (apply from 0.5 s
+ * for 0.8 s, the block ending at 1.0 s): block 1 ends when the switch
+ * does, and no block 2 begins after the signal.
+ */
+static void test_term_in_overrunning_switch(void **state)
+{
+	struct blocks_schedule s;
+	int64_t start;
+	double late = 0;
+
+	(void)state;
+	setenv("NAP", "0.8", 1);
+	assert_int_equal(forked_switcher(0.7, &start, &late), 0);
+	/* the signal is inside the switch unless 0.6 s late */
+	assert_true(late < 0.6);
+	read_csv(&s);
+	assert_int_equal(s.n, 2);
+	assert_true(s.items[1].switch_s >= 0.8);
+	assert_true(s.items[1].end_s >= start / 1e6 + 1.3);
 	blocks_schedule_free(&s);
 }
 
@@ -415,6 +443,7 @@ int main(void)
 		cmocka_unit_test_setup(test_run_gone, reset),
 		cmocka_unit_test_setup(test_term_mid_block, reset),
 		cmocka_unit_test_setup(test_term_mid_switch, reset),
+		cmocka_unit_test_setup(test_term_in_overrunning_switch, reset),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
