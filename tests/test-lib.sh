@@ -102,7 +102,13 @@ sshd_start() {
 	echo $! >"$SSH_DIR/sshd.pid"
 	# killed on purpose by some tests: no job message from bats
 	disown
-	wait_for 30 ssh -F "$SSH_DIR/ssh_config" "$SSH_ALIAS" true
+	wait_for 30 sshd_answers
+}
+
+# sshd_answers: whether the sshd of SSH_DIR takes a command (its refusals
+# while it starts are not the caller's business).
+sshd_answers() {
+	ssh -F "$SSH_DIR/ssh_config" "$SSH_ALIAS" true 2>/dev/null
 }
 
 # sshd_kill: kill the sshd of sshd_start and the sshd processes of its
