@@ -307,6 +307,22 @@ static void bg_list(const struct kcost_cpu *c, char *buf, size_t size)
 }
 
 /*
+ * A check's verdict and its tolerance, the same words for both checks:
+ * in html a span the style sheet colours, in text DISAGREE in capitals so
+ * that it stands out in summary.txt.
+ */
+static void put_verdict(FILE *f, bool agree, bool html)
+{
+	if (html)
+		fprintf(f, "<span class=\"%s\">%s</span>", agree ? "ok" : "bad",
+			agree ? "agree" : "disagree");
+	else
+		fputs(agree ? "agree" : "DISAGREE", f);
+	fprintf(f, " (tolerance %.0f%s)", KCOST_AGREE_PCT,
+		html ? "&nbsp;%" : " %");
+}
+
+/*
  * The check's lines, in text (html false) or as html paragraphs: the two
  * sides and their difference, then where the rest of the server's CPU
  * went.
@@ -334,13 +350,7 @@ static void write_check(const struct kcost_check *c,
 				  "processes' CPU was not recorded)"
 				: "the terminals' backends",
 		c->backends_cpu_s, c->diff_s, c->diff_pct, pct);
-	if (html)
-		fprintf(f, "<span class=\"%s\">%s</span>",
-			c->agree ? "ok" : "bad",
-			c->agree ? "agree" : "disagree");
-	else
-		fputs(c->agree ? "agree" : "DISAGREE", f);
-	fprintf(f, " (tolerance %.0f%s)", KCOST_AGREE_PCT, pct);
+	put_verdict(f, c->agree, html);
 	if (!c->whole_server)
 		fprintf(f,
 			"; not attributed to a statement (commit, parse, "
@@ -415,13 +425,7 @@ static void write_agree(const struct kcost_report *r, bool html, FILE *f)
 		"%.3f s, difference %+.3f s (%+.1f%s): ",
 		a->schedstat_cpu_s, a->backends_cpu_s, a->diff_s, a->diff_pct,
 		pct);
-	if (html)
-		fprintf(f, "<span class=\"%s\">%s</span>",
-			a->agree ? "ok" : "bad",
-			a->agree ? "agree" : "disagree");
-	else
-		fputs(a->agree ? "agree" : "DISAGREE", f);
-	fprintf(f, " (tolerance %.0f%s)", KCOST_AGREE_PCT, pct);
+	put_verdict(f, a->agree, html);
 	if (r->bcpu.t.not_measured)
 		fprintf(f, "; %llu transactions not measured",
 			(unsigned long long)r->bcpu.t.not_measured);
