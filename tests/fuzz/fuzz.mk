@@ -76,11 +76,11 @@ build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_OBJS)
 		-fsanitize=fuzzer -o $@ $< $(FUZZ_OBJS) $(LIBS)
 
 build/asan/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c \
-		tests/fuzz/fuzz.h $(ASAN_LIB_OBJS)
+		tests/fuzz/fuzz.h $(ASAN_LIB)
 	@mkdir -p $(dir $@)
 	@echo "  REPLAY  $@"
-	$(Q)$(CC) $(BASE_CFLAGS) $(CFLAGS) $(SAN_FLAGS) -o $@ $< \
-		tests/fuzz/replay.c $(ASAN_LIB_OBJS) $(LIBS)
+	$(Q)$(CC) $(BASE_CFLAGS) $(ASAN_CFLAGS) $(SAN_FLAGS) -o $@ $< \
+		tests/fuzz/replay.c $(ASAN_LIB) $(LIBS)
 
 # make check replays the corpora and crash inputs (tests/run-tests.sh).
 check-run: $(FUZZ_REPLAYS)
