@@ -2,15 +2,19 @@
 /*
  * gnuplot.c - running gnuplot on plot scripts (see gnuplot.h).
  *
- * gnuplot runs in a child process whose working directory is the plot
- * directory, with the terminal given by -e before the script and no
- * output file: it writes the image to its stdout, a pipe that the parent
- * copies into an atomic_file. gnuplot exits 0 even when it cannot write
- * an output file of its own (a full disk leaves an empty or cut image),
- * so the bytes go through oltpmark, which sees each write's errno. Its
- * stderr goes to an anonymous memory file (memfd), read back for the
- * error message: not to the plot directory, whose disk may be full. An
- * alarm() set before exec() (it survives exec) bounds a stuck gnuplot.
+ * One gnuplot process draws both images of a plot: its working directory
+ * is the plot directory, and the script is loaded twice, once after -e
+ * setting the PNG terminal with the output /dev/fd/3, once after the SVG
+ * terminal with the output /dev/fd/4. Those two descriptors are anonymous
+ * memory files (memfd) of oltpmark: gnuplot exits 0 even when it cannot
+ * write an output file of its own (a full disk leaves an empty or cut
+ * image), so the bytes go through oltpmark, which copies each into an
+ * atomic_file and sees each write's errno. One process rather than one
+ * per image: a gnuplot start (its libraries, cairo's fonts) cost more
+ * than the SVG's drawing, and make check draws thousands of images. Its
+ * stderr goes to another memfd, read back for the error message: not to
+ * the plot directory, whose disk may be full. An alarm() set before
+ * exec() (it survives exec) bounds a stuck gnuplot.
  */
 #include "analysis/common/gnuplot.h"
 
@@ -68,12 +72,14 @@ static bool find_program(const char *prog)
 }
 
 /*
- * Start gp_prog with "-e" cmd and optionally a script, in directory dir,
- * its stdout on out_fd and its stderr on err_fd (/dev/null when -1).
- * Returns the child's pid, or -1 when it could not be started.
+ * Start gp_prog with the arguments argv (argv[0] included, NULL-ended),
+ * in directory dir (NULL: here), its stdout and stdin on /dev/null, its
+ * stderr on err_fd (/dev/null when -1) and, when image_fd is not NULL,
+ * image_fd[0] and image_fd[1] as its descriptors 3 and 4. Returns the
+ * child's pid, or -1 when it could not be started.
  */
-static pid_t spawn_gnuplot(const char *dir, const char *cmd, const char *script,
-			   int out_fd, int err_fd)
+static pid_t spawn_gnuplot(const char *dir, char *const argv[], int err_fd,
+			   const int *image_fd)
 {
 	pid_t pid;
 
@@ -86,17 +92,17 @@ static pid_t spawn_gnuplot(const char *dir, const char *cmd, const char *script,
 
 		if (devnull < 0 || (dir && chdir(dir) < 0))
 			_exit(127);
-		/* dup2() clears O_CLOEXEC on the copies it makes */
+		/* dup2() clears O_CLOEXEC on the copies it makes; the
+		   image descriptors are above 4 (see render_images) */
 		if (dup2(devnull, STDIN_FILENO) < 0 ||
-		    dup2(out_fd >= 0 ? out_fd : devnull, STDOUT_FILENO) < 0 ||
+		    dup2(devnull, STDOUT_FILENO) < 0 ||
 		    dup2(err_fd >= 0 ? err_fd : devnull, STDERR_FILENO) < 0)
 			_exit(127);
+		if (image_fd &&
+		    (dup2(image_fd[0], 3) < 0 || dup2(image_fd[1], 4) < 0))
+			_exit(127);
 		alarm(GP_TIMEOUT_S);
-		if (script)
-			execl(gp_prog, gp_prog, "-e", cmd, script,
-			      (char *)NULL);
-		else
-			execl(gp_prog, gp_prog, "-e", cmd, (char *)NULL);
+		execv(gp_prog, argv);
 		_exit(127);
 	}
 }
@@ -117,7 +123,8 @@ static int wait_gnuplot(pid_t pid)
 /* Run gnuplot with cmd only, output discarded: its exit status or -1. */
 static int try_gnuplot(const char *cmd)
 {
-	pid_t pid = spawn_gnuplot(NULL, cmd, NULL, -1, -1);
+	char *argv[] = {gp_prog, "-e", (char *)cmd, NULL};
+	pid_t pid = spawn_gnuplot(NULL, argv, -1, NULL);
 
 	return pid < 0 ? -1 : wait_gnuplot(pid);
 }
@@ -250,110 +257,134 @@ static int log_error(int log_fd, const char *name, const char *ext,
 }
 
 /*
- * Copy everything gnuplot writes on the pipe in_fd into af, and reap it.
- * The pipe is drained to its end even after a write failed, so gnuplot
- * finishes on its own rather than dying of SIGPIPE halfway. *bytes is
- * what was read, *read_errno the errno of a failed read of the pipe (0
- * if none). Returns gnuplot's exit status, -1 if it was killed.
+ * Copy the image gnuplot left in the memory file image_fd into
+ * dir/name.ext, through an atomic_file. 0, or the negative errno of
+ * reading or writing (err set).
  */
-static int copy_output(pid_t pid, int in_fd, struct atomic_file *af,
-		       size_t *bytes, int *read_errno)
+static int copy_image(const char *dir, const char *name, const char *ext,
+		      int image_fd, struct err *err)
 {
-	char buf[65536];
-
-	*bytes = 0;
-	*read_errno = 0;
-	for (;;) {
-		ssize_t n = read(in_fd, buf, sizeof(buf));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			*read_errno = errno;
-		if (n <= 0)
-			break;
-		*bytes += (size_t)n;
-		/* the stream keeps the first errno (atomic_file.c) */
-		if (!af->error)
-			fwrite(buf, 1, (size_t)n, af->f);
-	}
-	return wait_gnuplot(pid);
-}
-
-/*
- * Render one image, dir/name.ext, with the terminal setting term, its
- * stderr into log_fd (-1: discarded). 0, GNUPLOT_EDRAW, or the negative
- * errno of writing the image (see gnuplot_render()).
- */
-static int render_one(const char *dir, const char *name, const char *ext,
-		      const char *term, int log_fd, struct err *err)
-{
-	char cmd[512], file[300], script[300];
+	char buf[65536], file[300];
 	struct atomic_file af;
-	int pipe_fd[2], rc, status, read_errno;
-	size_t bytes;
-	pid_t pid;
+	off_t off = 0;
+	int rc;
 
-	/* no "set output" file: the image goes to stdout */
-	if (snprintf(cmd, sizeof(cmd), "%s; set output", term) >=
-		    (int)sizeof(cmd) ||
-	    snprintf(file, sizeof(file), "%s.%s", name, ext) >=
-		    (int)sizeof(file) ||
-	    snprintf(script, sizeof(script), "%s.gp", name) >=
-		    (int)sizeof(script))
+	if (snprintf(file, sizeof(file), "%s.%s", name, ext) >=
+	    (int)sizeof(file))
 		return err_set(err, -ENAMETOOLONG, "plot %s: name too long",
 			       name);
 	rc = gnuplot_create(&af, dir, file, err);
 	if (rc < 0)
 		return rc;
+	for (;;) {
+		ssize_t n = pread(image_fd, buf, sizeof(buf), off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = -errno;
+			err_set(err, rc,
+				"plot %s: cannot read gnuplot's %s: %s", name,
+				ext, strerror(-rc));
+			return atomic_file_close(&af, rc, err);
+		}
+		if (n == 0)
+			break;
+		off += n;
+		/* the stream keeps the first errno (atomic_file.c) */
+		if (!af.error)
+			fwrite(buf, 1, (size_t)n, af.f);
+	}
+	return atomic_file_close(&af, 0, err);
+}
+
+/* The size of the memory file fd, 0 when it cannot be known. */
+static off_t image_size(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 ? st.st_size : 0;
+}
+
+/*
+ * Draw dir/name.gp into the memory files image_fd[0] (PNG, terminal
+ * png) and image_fd[1] (SVG, terminal svg) in one gnuplot process, its
+ * stderr into log_fd (-1: discarded), then copy each into its file. 0,
+ * GNUPLOT_EDRAW, or the negative errno of writing an image (see
+ * gnuplot_render()). When gnuplot failed after the PNG was drawn (the
+ * SVG's pass failed), the PNG is kept, as when each had its own process.
+ */
+static int render_images(const char *dir, const char *name, const char *png,
+			 const char *svg, const int *image_fd, int log_fd,
+			 struct err *err)
+{
+	char png_cmd[512], svg_cmd[512], script[300];
+	char *argv[] = {gp_prog, "-e",	 png_cmd, script,	"-e",
+			svg_cmd, script, "-e",	  "set output", NULL};
+	int rc, status;
+	off_t png_bytes, svg_bytes;
+	pid_t pid;
+
+	/* "set output" closes the PNG (cairo writes it then) before the
+	   SVG's pass begins */
+	if (snprintf(png_cmd, sizeof(png_cmd), "%s; set output '/dev/fd/3'",
+		     png) >= (int)sizeof(png_cmd) ||
+	    snprintf(svg_cmd, sizeof(svg_cmd),
+		     "set output; %s; set output '/dev/fd/4'",
+		     svg) >= (int)sizeof(svg_cmd) ||
+	    snprintf(script, sizeof(script), "%s.gp", name) >=
+		    (int)sizeof(script))
+		return err_set(err, -ENAMETOOLONG, "plot %s: name too long",
+			       name);
 	if (log_fd >= 0 &&
 	    (ftruncate(log_fd, 0) < 0 || lseek(log_fd, 0, SEEK_SET) < 0))
 		log_fd = -1;
-	if (pipe2(pipe_fd, O_CLOEXEC) < 0) {
-		rc = -errno;
-		atomic_file_abort(&af);
-		return err_set(err, rc, "plot %s: cannot make a pipe: %s", name,
-			       strerror(-rc));
-	}
-	pid = spawn_gnuplot(dir, cmd, script, pipe_fd[1], log_fd);
-	rc = pid < 0 ? -errno : 0;
-	/* the child holds the write end now; EOF comes when it exits */
-	close(pipe_fd[1]);
+	pid = spawn_gnuplot(dir, argv, log_fd, image_fd);
 	if (pid < 0) {
-		close(pipe_fd[0]);
-		atomic_file_abort(&af);
+		rc = -errno;
 		return err_set(err, GNUPLOT_EDRAW,
 			       "plot %s: cannot start %s: %s", name, gp_prog,
 			       strerror(-rc));
 	}
-	status = copy_output(pid, pipe_fd[0], &af, &bytes, &read_errno);
-	close(pipe_fd[0]);
-	if (af.error)
-		/* a write failed: that is the cause, whatever gnuplot did */
-		return atomic_file_close(&af, 0, err);
-	if (read_errno) {
-		rc = -read_errno;
-		err_set(err, rc, "plot %s: cannot read gnuplot's %s: %s", name,
-			ext, strerror(-rc));
-		return atomic_file_close(&af, rc, err);
-	}
-	if (status != 0 || bytes == 0) {
-		atomic_file_abort(&af);
-		if (status == 0)
-			return log_error(log_fd, name, ext, "wrote no image",
-					 NULL, err);
-		return log_error(log_fd, name, ext, "failed",
+	status = wait_gnuplot(pid);
+	png_bytes = image_size(image_fd[0]);
+	svg_bytes = image_size(image_fd[1]);
+	if (png_bytes == 0)
+		return log_error(log_fd, name, "png",
+				 status == 0 ? "wrote no image" : "failed",
 				 status < 0 ? "killed (timed out?)" : NULL,
 				 err);
-	}
-	return atomic_file_close(&af, 0, err);
+	rc = copy_image(dir, name, "png", image_fd[0], err);
+	if (rc < 0)
+		return rc;
+	if (status != 0 || svg_bytes == 0)
+		return log_error(log_fd, name, "svg",
+				 status == 0 ? "wrote no image" : "failed",
+				 status < 0 ? "killed (timed out?)" : NULL,
+				 err);
+	return copy_image(dir, name, "svg", image_fd[1], err);
+}
+
+/*
+ * A memory file for an image, at descriptor 5 or above so that the
+ * child's dup2() onto 3 and 4 cannot overwrite one with the other.
+ */
+static int image_memfd(const char *what)
+{
+	int fd = memfd_create(what, MFD_CLOEXEC), high;
+
+	if (fd < 0 || fd >= 5)
+		return fd;
+	high = fcntl(fd, F_DUPFD_CLOEXEC, 5);
+	close(fd);
+	return high;
 }
 
 int gnuplot_render(const char *dir, const char *name, int width, int height,
 		   struct err *err)
 {
 	char png[256], svg[256];
-	int log_fd, rc;
+	int image_fd[2], log_fd, rc;
 
 	if (!gnuplot_available(NULL, 0))
 		return err_set(err, -ENOENT, "plot %s: %s", name, probe_why);
@@ -369,12 +400,24 @@ int gnuplot_render(const char *dir, const char *name, int width, int height,
 		 "set terminal svg size %d,%d noenhanced font '%s' "
 		 "background '#ffffff'",
 		 width, height, GP_FONT);
+	image_fd[0] = image_memfd("oltpmark-gnuplot-png");
+	image_fd[1] = image_memfd("oltpmark-gnuplot-svg");
+	if (image_fd[0] < 0 || image_fd[1] < 0) {
+		rc = -errno;
+		if (image_fd[0] >= 0)
+			close(image_fd[0]);
+		if (image_fd[1] >= 0)
+			close(image_fd[1]);
+		return err_set(err, rc,
+			       "plot %s: cannot make a memory file: %s", name,
+			       strerror(-rc));
+	}
 	/* without a memfd the message only lacks gnuplot's words */
 	log_fd = memfd_create("oltpmark-gnuplot-stderr", MFD_CLOEXEC);
-	rc = render_one(dir, name, "png", png, log_fd, err);
-	if (rc == 0)
-		rc = render_one(dir, name, "svg", svg, log_fd, err);
+	rc = render_images(dir, name, png, svg, image_fd, log_fd, err);
 	if (log_fd >= 0)
 		close(log_fd);
+	close(image_fd[0]);
+	close(image_fd[1]);
 	return rc;
 }

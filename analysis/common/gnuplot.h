@@ -5,8 +5,8 @@
  *
  * A plot is a script NAME.gp (and whatever data files it reads) in one
  * directory, written by the caller without any terminal or output
- * setting; gnuplot_render() runs gnuplot on it twice, once for NAME.png and
- * once for NAME.svg, from inside that directory so the script can name
+ * setting; gnuplot_render() draws NAME.png and NAME.svg from it in one
+ * gnuplot process, inside that directory so the script can name
  * its data files without a path. Every file, script, data or image, is
  * written through atomic_file (src/base/atomic_file.h): on a full disk
  * a plot's files are whole or absent, never cut. The scripts and data
