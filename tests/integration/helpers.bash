@@ -103,13 +103,21 @@ psql_true() {
 	[[ $(psql_value "$@" 2>/dev/null) == t ]]
 }
 
+# The scans of /proc below run in a subshell with bats' DEBUG trap off:
+# bats calls its trap handler (a stack trace capture) before every
+# command of a test, about a third of a millisecond of CPU each here, and
+# a scan is a few commands per process of the machine: 40 ms a scan
+# under the trap against 3 ms without, and tests poll them. A failure
+# inside is still seen: its status is the function's.
+
 # pg_dir_pids DATADIR: PIDs of live (non-zombie) processes whose working
 # directory is DATADIR; a postmaster and all its children work there.
 # Builtins only (test -ef, read): one fork per process made this scan take
 # seconds on a busy host.
-pg_dir_pids() {
+pg_dir_pids() (
 	local p line
 
+	trap - DEBUG
 	for p in /proc/[0-9]*; do
 		[[ $p/cwd -ef $1 ]] || continue
 		{ read -r line <"$p/stat"; } 2>/dev/null || continue
@@ -117,22 +125,23 @@ pg_dir_pids() {
 		printf '%s\n' "${p#/proc/}"
 	done
 	return 0
-}
+)
 
 # leftover_processes TEXT: /proc/PID of each process whose command line
 # (its arguments joined by spaces) holds TEXT, to show that a test left
 # nothing running. A process may exit during the scan: it is skipped.
 # Builtins only, as pg_dir_pids.
-leftover_processes() {
+leftover_processes() (
 	local f
 	local -a args
 
+	trap - DEBUG
 	for f in /proc/[0-9]*/cmdline; do
 		{ mapfile -d '' -t args <"$f"; } 2>/dev/null || continue
 		[[ "${args[*]-} " == *"$1"* ]] && echo "${f%/cmdline}"
 	done
 	return 0
-}
+)
 
 # tcp_listening PORT: true if anything listens on TCP port PORT, on any
 # IPv4 or IPv6 address (state 0A in /proc/net/tcp and tcp6).
