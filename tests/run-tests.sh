@@ -50,7 +50,9 @@ failed=0
 skipped=0
 failures=()
 log_dir=$(mktemp -d "${TMPDIR:-/tmp}/oltpmark-check.XXXXXX")
-trap 'rm -rf "$log_dir"' EXIT
+trap 'templates_stop; rm -rf "$log_dir"' EXIT
+# (the server's user, postgres when root runs the tests, enters it)
+chmod 711 "$log_dir"
 # python3 found once. Where it is a shim (pyenv's, asdf's: a script that
 # works out the interpreter anew at every call), each of the tests' many
 # python3 calls paid for that: 0.3 s of CPU a call with pyenv here, seconds
@@ -60,7 +62,7 @@ trap 'rm -rf "$log_dir"' EXIT
 py3=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) || py3=
 if [[ -n $py3 && -x $py3 && $(command -v python3) != "$py3" ]]; then
 	# (the server's user, postgres when root runs the tests, may call it)
-	chmod 711 "$log_dir" && mkdir -m 755 "$log_dir/bin" &&
+	mkdir -m 755 "$log_dir/bin" &&
 		printf "#!/bin/sh\nexec '%s' \"\$@\"\n" "${py3//\'/\'\\\'\'}" \
 			>"$log_dir/bin/python3" &&
 		chmod 755 "$log_dir/bin/python3" &&
@@ -393,6 +395,66 @@ side_checks_report() {
 }
 
 side_checks_start "$@"
+
+# Loaded clusters to copy (run/pg init --from), made once here rather
+# than by every bats file and every experiment of one: an initdb and a
+# load of one warehouse are about 10 s of CPU, a copy under one, and the
+# suite is CPU-bound. Two templates, both stopped when the files start:
+#   w1   database oltpmark with one warehouse, as pg_throwaway_start_w1
+#        loads it (OLTPMARK_TEST_W1_FROM, tests/integration/helpers.bash);
+#   run  database oltpmark_loaded with one warehouse of seed 1 frozen, as
+#        run/oltpmark-run's ensure_loaded leaves it for -w 1 and the
+#        default seed (OLTPMARK_CLUSTER_FROM: run/oltpmark-run copies it
+#        for each new private cluster and reuses that load).
+# A template that cannot be made is said, and the tests make their own.
+templates_dir=$log_dir/templates
+
+# templates_stop: stop a template server still running (an interrupted
+# make_template), by run/pg's PID check.
+templates_stop() {
+	local t
+	for t in "$templates_dir"/*/; do
+		[[ -e $t/.oltpmark-cluster ]] && "$top/run/pg" stop "$t" >/dev/null 2>&1
+	done
+	return 0
+}
+
+# make_template NAME DBNAME LOAD-ARG...: the stopped cluster
+# $templates_dir/NAME with `oltpmark load -w 1 -j 2 LOAD-ARG...` in
+# database DBNAME (created when not oltpmark), frozen.
+make_template() {
+	local dir=$templates_dir/$1 db=$2 ci
+	shift 2
+	"$top/run/pg" init "$dir" >/dev/null &&
+		"$top/run/pg" start "$dir" >/dev/null || return 1
+	ci=$("$top/run/pg" conninfo "$dir")
+	if { [[ $db == oltpmark ]] ||
+		psql -XAtq -v ON_ERROR_STOP=1 -d "$ci" -c "CREATE DATABASE $db"; } &&
+		"$OLTPMARK" load -w 1 -j 2 "$@" --conninfo "$ci dbname=$db" &&
+		psql -XAtq -v ON_ERROR_STOP=1 -d "$ci dbname=$db" \
+			-c "VACUUM (FREEZE, ANALYZE)"; then
+		"$top/run/pg" stop "$dir" >/dev/null
+	else
+		"$top/run/pg" stop "$dir" >/dev/null
+		return 1
+	fi
+}
+
+mkdir -m 755 "$templates_dir"
+make_template w1 oltpmark >"$log_dir/template-w1.log" 2>&1 &
+w1_pid=$!
+make_template run oltpmark_loaded --seed 1 >"$log_dir/template-run.log" 2>&1 &
+run_pid=$!
+if wait "$w1_pid"; then
+	export OLTPMARK_TEST_W1_FROM=$templates_dir/w1
+else
+	echo "  (no template cluster w1; each file loads its own: $(tail -n 1 "$log_dir/template-w1.log"))"
+fi
+if wait "$run_pid"; then
+	export OLTPMARK_CLUSTER_FROM=$templates_dir/run
+else
+	echo "  (no template cluster run; each experiment loads its own: $(tail -n 1 "$log_dir/template-run.log"))"
+fi
 
 # run_bats NAME FILE: one bats file, its TAP into NAME.tap, its exit
 # status into NAME.status.

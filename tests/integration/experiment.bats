@@ -61,6 +61,19 @@ sys.exit(0 if r is not None and r >= 0.99 else 1)' "$d/meta.json"
 	[ -s "$d/sys/vmstat.txt" ] || [ -s "$d/sys/vmstat.skipped" ]
 }
 
+@test "OLTPMARK_CLUSTER_FROM: the first label's cluster is a copy whose load is reused" {
+	[[ -n ${OLTPMARK_CLUSTER_FROM:-} ]] ||
+		skip "OLTPMARK_CLUSTER_FROM not set (make check sets it to its template)"
+	grep -q "creating the private cluster for cached in .* (a copy of $OLTPMARK_CLUSTER_FROM)" \
+		"$EXP_DIR/kern-a.out"
+	grep -q "reusing the loaded database (1 warehouses)" "$EXP_DIR/kern-a.out"
+	run grep -c "loading 1 warehouses" "$EXP_DIR/kern-a.out"
+	[ "$output" = 0 ]
+	# the copy, not the template, ran: the template is stopped and unchanged
+	[ ! -e "$OLTPMARK_CLUSTER_FROM/data/postmaster.pid" ]
+	grep -qx "copied from $OLTPMARK_CLUSTER_FROM" "$EXP_DIR/results/.clusters/cached/init.log"
+}
+
 @test "the fingerprint is recorded with hooks and without (--hooks none)" {
 	local l d
 

@@ -12,10 +12,15 @@ load helpers
 
 setup_file() {
 	export KC=$BATS_FILE_TMPDIR
-	if ! pg_throwaway_start >"$KC/pg-start.log" 2>&1; then
+	# (its load the same as pg_throwaway_start_w1's: a copy of make
+	# check's template when there is one)
+	if ! PG_THROWAWAY_FROM=${OLTPMARK_TEST_W1_FROM:-} pg_throwaway_start \
+		>"$KC/pg-start.log" 2>&1; then
 		echo failed >"$KC/pg-start.failed"
 		return 0
 	fi
+	[[ -z ${OLTPMARK_TEST_W1_FROM:-} ]] ||
+		return 0
 	"$OLTPMARK" load -w 1 -j 2 --conninfo "$OLTPMARK_CONNINFO" \
 		>"$KC/load.log" 2>&1 || echo failed >"$KC/load.failed"
 }

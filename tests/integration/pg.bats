@@ -329,6 +329,55 @@ server_user() {
 	[ "$(psql_value 'SHOW data_directory' "$c1")" = "$PGTEST_DIR/data" ]
 }
 
+@test "init --from copies a stopped cluster: its databases, its own port and socket" {
+	local copy c2
+
+	new_cluster
+	"$RUN_PG" start "$NEW_DIR"
+	psql_value "CREATE TABLE marker AS SELECT 42 AS v" "$("$RUN_PG" conninfo "$NEW_DIR")"
+	# a running source is refused: its files are not a consistent copy
+	copy=$(pg_mktemp)
+	rmdir "$copy"
+	EXTRA_DIRS+=("$copy" "$copy-x")
+	run "$RUN_PG" init "$copy" --from "$NEW_DIR"
+	[ "$status" -eq 2 ]
+	[[ $output == *"its server is running"* ]]
+	[ ! -e "$copy" ]
+	"$RUN_PG" stop "$NEW_DIR"
+	run "$RUN_PG" init "$copy" --from "$NEW_DIR"
+	[ "$status" -eq 0 ]
+	grep -qx 'state=ready' "$copy/.oltpmark-cluster"
+	[ "$(<"$copy/port")" != "$(<"$NEW_DIR/port")" ]
+	# both run at once, each on its own socket, the copy with the table
+	"$RUN_PG" start "$NEW_DIR"
+	"$RUN_PG" start "$copy"
+	c2=$("$RUN_PG" conninfo "$copy")
+	[ "$c2" = "host=$copy/socket port=$(<"$copy/port") dbname=oltpmark user=$(server_user)" ]
+	[ "$(psql_value 'SELECT v FROM marker' "$c2")" = 42 ]
+	[ "$(psql_value 'SHOW data_directory' "$c2")" = "$copy/data" ]
+	[ "$(psql_value 'SHOW port' "$c2")" = "$(<"$copy/port")" ]
+	[ "$(psql_value 'SHOW listen_addresses' "$c2")" = "" ]
+	psql_value "DROP TABLE marker" "$("$RUN_PG" conninfo "$NEW_DIR")"
+	"$RUN_PG" stop "$copy"
+}
+
+@test "init --from refuses what is not a stopped cluster of its own WAL, before making DIR" {
+	local d
+
+	d=$(pg_mktemp)
+	rmdir "$d"
+	run "$RUN_PG" init "$d" --from "$BATS_TEST_TMPDIR"
+	[ "$status" -eq 2 ]
+	[[ $output == *"init --from: $BATS_TEST_TMPDIR: not an oltpmark cluster"* ]]
+	[ ! -e "$d" ]
+	run "$RUN_PG" init "$d" --from "$PGTEST_DIR" --wal-dir "$d-wal"
+	[ "$status" -eq 2 ]
+	[[ $output == *"--from and --wal-dir together"* ]]
+	run "$RUN_PG" init "$d" --from
+	[ "$status" -eq 2 ]
+	[ ! -e "$d" ] && [ ! -e "$d-wal" ]
+}
+
 @test "a failed start exits 1 and quotes the tail of server.log" {
 	new_cluster
 	run "$RUN_PG" start "$NEW_DIR" -- -c shared_buffers=bogus
