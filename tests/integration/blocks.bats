@@ -27,13 +27,20 @@ EOF
 	chmod +x "$BLOCKS_DIR/$1"
 }
 
+# The runs' pacing: TPC-C's keying and think times at 1/20, about 10
+# transactions a second from W=1's ten terminals. What these tests look
+# at (the blocks' rows, the switches, the scores' presence) needs
+# transactions in every block, not a saturated server, whose two CPUs
+# for the runs' whole length were most of this file's CPU time.
+PACE=(--keying-think scale=0.05)
+
 setup_file() {
 	BLOCKS_DIR=$(mktemp -d "${BATS_TMPDIR:-/tmp}/om-blocks.XXXXXX")
 	chmod 755 "$BLOCKS_DIR"
 	export BLOCKS_DIR RESULTS=$BLOCKS_DIR/results
 	rec_variant rec "$BLOCKS_DIR/rec.log"
 	"$REPO/run/oltpmark-run" --label kb --configs cached --runs 1 -w 1 \
-		-d 24 --ramp-up 2 --design blocks --block 2 --settle 1 \
+		-d 24 --ramp-up 2 --design blocks --block 2 --settle 1 "${PACE[@]}" \
 		--hooks procstat --variant "rec=$BLOCKS_DIR/rec" \
 		--results "$RESULTS" >"$BLOCKS_DIR/run.out" 2>&1 || {
 		cat "$BLOCKS_DIR/run.out" >&3
@@ -139,7 +146,7 @@ assert s["mde_pct"] > 0 and s["resolve_1pct_s"] > 0' <<<"$output"
 	# oltpmark-run starts, so that its trap can take it.
 	set -m
 	env --default-signal=INT "$REPO/run/oltpmark-run" --label ki --configs cached --runs 1 -w 1 \
-		-d 40 --ramp-up 2 --design blocks --block 2 --settle 1 \
+		-d 40 --ramp-up 2 --design blocks --block 2 --settle 1 "${PACE[@]}" \
 		--hooks none --variant "rec=$BLOCKS_DIR/rec-int" \
 		--results "$RESULTS" >"$BLOCKS_DIR/int.out" 2>&1 &
 	pid=$!
@@ -172,7 +179,7 @@ PY
 	local log=$BLOCKS_DIR/fail.log
 	rec_variant rec-fail "$log" apply
 	run "$REPO/run/oltpmark-run" --label kf --configs cached --runs 1 -w 1 \
-		-d 16 --ramp-up 2 --design blocks --block 2 --settle 1 \
+		-d 16 --ramp-up 2 --design blocks --block 2 --settle 1 "${PACE[@]}" \
 		--hooks none --variant "rec=$BLOCKS_DIR/rec-fail" \
 		--results "$RESULTS"
 	[ "$status" -eq 1 ]
@@ -193,7 +200,7 @@ PY
 resolve_run() {
 	rec_variant "rec-$1" "$BLOCKS_DIR/$1.log"
 	"$REPO/run/oltpmark-run" --label "$1" --configs cached --runs "$3" -w 1 \
-		-d 16 --ramp-up 2 --design blocks --block 2 --settle 1 \
+		-d 16 --ramp-up 2 --design blocks --block 2 --settle 1 "${PACE[@]}" \
 		--hooks none --variant "rec=$BLOCKS_DIR/rec-$1" --resolve "$2" \
 		--results "$RESULTS" >"$BLOCKS_DIR/$1.out" 2>&1
 }
