@@ -137,7 +137,7 @@ run_on_array() {
 	done
 	export ARR_DIRS="$ARR_TOP/arr/d1/pg $ARR_TOP/arr/d2/pg $ARR_TOP/arr/d3/pg $ARR_TOP/arr/d4/pg"
 	run --separate-stderr "$RUN_EXP" --label "$layout" --configs cached \
-		--runs 1 -w 3 -d 3 --ramp-up 1 --hooks devprobe \
+		--runs 1 -w 3 -d 3 --ramp-up 1 "${PACE[@]}" --hooks devprobe \
 		--hooks-dir "$ARR_TOP/hooks" "${spread[@]}" --layout "$layout" \
 		--wal-dir "$ARR_TOP/arr/d4/pg" --results "$res"
 	echo "$stderr"

@@ -223,7 +223,7 @@ plan() {
 @test "a two-kernel plan of real runs: each boot checked and run, compared at the end" {
 	# One boot each (A B): a real boot's runs take a minute or two here;
 	# the A B B A order is the next test's, with synthetic runs.
-	plan --boots 1 --configs cached -w 1 -d 3 --ramp-up 1 --hooks none
+	plan --boots 1 --configs cached -w 1 -d 3 --ramp-up 1 "${PACE[@]}" --hooks none
 	# Two boots asked for, by kexec, with the running kernel's command line.
 	[ "$(cut -d' ' -f2,3 "$T/boot-requests" | paste -sd, -)" = "kexec $KA,kexec $KB" ]
 	grep -q "^1 kexec $KA initrd=$T/boot/initrd.img-$KA cmdline=BOOT_IMAGE=/boot/vmlinuz-6.0.0-orig root=UUID=1d2c3b4a ro quiet$" "$T/boot-requests"

@@ -40,7 +40,7 @@ setup_file() {
 	# TMPDIR: where the control sockets' private directory goes.
 	TMPDIR=$DRV_TMP/tmp "$REPO/run/oltpmark-run" --driver-hosts local,drv \
 		--driver-dir "$DRV_TREE" --driver-listen 127.0.0.1 --label two \
-		--configs cached --runs 1 -w 2 -d 4 --ramp-up 1 -c 4 --hooks vmstat \
+		--configs cached --runs 1 -w 2 -d 4 --ramp-up 1 -c 4 "${PACE[@]}" --hooks vmstat \
 		--results "$DRV_TMP/results" >"$DRV_TMP/two.out" 2>&1 || {
 		cat "$DRV_TMP/two.out" >&3
 		return 1
@@ -70,7 +70,7 @@ experiment() {
 	shift 2
 	TMPDIR=$DRV_TMP/tmp "$REPO/run/oltpmark-run" --driver-hosts local,drv \
 		--driver-dir "$dir" --conninfo "$DRV_CONNINFO" --label "$name" \
-		--configs cached --runs 1 -w 2 --ramp-up 1 -c 4 --hooks none \
+		--configs cached --runs 1 -w 2 --ramp-up 1 -c 4 "${PACE[@]}" --hooks none \
 		--results "$DRV_TMP/$name" "$@" >"$DRV_TMP/$name.out" 2>&1
 }
 

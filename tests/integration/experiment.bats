@@ -12,7 +12,7 @@ setup_file() {
 	EXP_DIR=$(mktemp -d "${BATS_TMPDIR:-/tmp}/om-exp.XXXXXX")
 	chmod 755 "$EXP_DIR"
 	export EXP_DIR
-	# Two labels, cached only, one short run each: the shared clusters are
+	# Two labels, cached only, one short paced run each: the shared clusters are
 	# loaded by the first and reused by the second. The first runs the
 	# default hooks; the second none (the default set costs seconds:
 	# hostprobe measures the host), which also shows that a run without
@@ -23,7 +23,7 @@ setup_file() {
 		hooks=()
 		[[ $label == kern-a ]] || hooks=(--hooks none)
 		"$REPO/run/oltpmark-run" --label "$label" --configs cached --runs 1 \
-			-w 1 -d 4 --ramp-up 1 "${hooks[@]}" --results "$EXP_DIR/results" \
+			-w 1 -d 4 --ramp-up 1 "${PACE[@]}" "${hooks[@]}" --results "$EXP_DIR/results" \
 			>"$EXP_DIR/$label.out" 2>&1 || {
 			cat "$EXP_DIR/$label.out" >&3
 			return 1
@@ -145,7 +145,7 @@ EOF
 	# oltpmark-run starts, so that its trap can take it.
 	set -m
 	env --default-signal=INT "$REPO/run/oltpmark-run" --label kern-i --configs cached --runs 1 -w 1 \
-		-d 60 --ramp-up 1 --no-baseline --hooks none \
+		-d 60 --ramp-up 1 "${PACE[@]}" --no-baseline --hooks none \
 		--variant "rec=$EXP_DIR/record-variant-int" \
 		--results "$EXP_DIR/results" >"$EXP_DIR/int.out" 2>&1 &
 	local pid=$! status=0
@@ -177,7 +177,7 @@ EOF
 	# second load.
 	set -m
 	env --default-signal=INT "$REPO/run/oltpmark-run" --label kern-p --configs cached --runs 1 -w 1 \
-		-d 60 --ramp-up 1 --no-baseline --hooks none \
+		-d 60 --ramp-up 1 "${PACE[@]}" --no-baseline --hooks none \
 		--variant "wm=$REPO/run/variants/pg-setting work_mem 7MB" \
 		--work "$EXP_DIR/results/.clusters" \
 		--results "$EXP_DIR/results-p" >"$EXP_DIR/int-p.out" 2>&1 &
@@ -232,7 +232,7 @@ EOF
 	. "$REPO/run/lib.sh"
 	om_cgroup_memory_root >/dev/null || skip "no memory cgroup controller here"
 	run "$REPO/run/oltpmark-run" --label kern-n --configs noncached --runs 1 \
-		-w 1 -d 2 --ramp-up 0 --hooks none --results "$EXP_DIR/results-nc"
+		-w 1 -d 2 --ramp-up 0 "${PACE[@]}" --hooks none --results "$EXP_DIR/results-nc"
 	[ "$status" -eq 0 ]
 	meta=$EXP_DIR/results-nc/kern-n/noncached/run-1/meta.json
 	grep -q '"noncached_enforced": true' "$meta"

@@ -197,7 +197,7 @@ assert_whole_or_absent() {
 	mkdir -p "$dir/sys"
 	seq 1 2000 >"$dir/sys/vmstat.txt"
 	sum=$(sha256sum <"$dir/sys/vmstat.txt")
-	"$OLTPMARK" run -w 1 -d 8 --ramp-up 0 --keying-think none --progress 1 \
+	"$OLTPMARK" run -w 1 -d 8 --ramp-up 0 "${PACE[@]}" --progress 1 \
 		--conninfo "$OLTPMARK_CONNINFO" --out "$dir" >"$log" 2>&1 &
 	pid=$!
 	wait_for 60 grep -q NOTPM "$log"
@@ -242,7 +242,7 @@ EOF
 		mkdir "$decoy"
 	fi
 	"$REPO/run/oltpmark-run" --configs noncached --runs 1 -w 1 -d 120 \
-		--ramp-up 0 --hooks vmstat --no-baseline --variant "v=$t/variant" \
+		--ramp-up 0 "${PACE[@]}" --hooks vmstat --no-baseline --variant "v=$t/variant" \
 		--results "$res" >"$t/run.out" 2>&1 &
 	pid=$!
 	state=$res/.oltpmark-run.state
@@ -303,7 +303,7 @@ EOF
 @test "the next oltpmark-run on the same results recovers by itself, then runs" {
 	local res=$FAULTS_DIR/killed2 out=$FAULTS_DIR/killed2.out pid state pm
 	"$REPO/run/oltpmark-run" --configs cached --runs 1 -w 1 -d 120 --ramp-up 0 \
-		--hooks none --results "$res" >"$out" 2>&1 &
+		"${PACE[@]}" --hooks none --results "$res" >"$out" 2>&1 &
 	pid=$!
 	state=$res/.oltpmark-run.state
 	wait_for 120 grep -q '^postmaster' "$state"
@@ -313,7 +313,7 @@ EOF
 	wait "$pid" || true
 	cat "$out"
 	run "$REPO/run/oltpmark-run" --configs cached --runs 1 -w 1 -d 2 \
-		--ramp-up 0 --hooks none --results "$res"
+		--ramp-up 0 "${PACE[@]}" --hooks none --results "$res"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ ${lines[0]} == *"recover: $state was left by run/oltpmark-run PID $pid, which no longer runs"* ]]
@@ -328,7 +328,7 @@ EOF
 	dir=$res/crashed/cached/run-1
 	mkdir -p "${dir%/*}"
 	OLTPMARK_RECONNECT_S=60 "$OLTPMARK" run -w 1 -d 20 --ramp-up 0 \
-		--keying-think none --progress 1 --label crashed --config cached \
+		"${PACE[@]}" --progress 1 --label crashed --config cached \
 		--conninfo "$OLTPMARK_CONNINFO" --out "$dir" >"$res/run.log" 2>&1 &
 	pid=$!
 	for ((i = 0; i < 300; i++)); do
@@ -374,7 +374,7 @@ EOF
 	chmod 755 "$hooks/hang" "$hooks/fail3"
 	t0=$SECONDS
 	OLTPMARK_HOOK_CALL_S=2 run "$REPO/run/oltpmark-run" --configs cached \
-		--runs 1 -w 1 -d 3 --ramp-up 0 --conninfo "$OLTPMARK_CONNINFO" \
+		--runs 1 -w 1 -d 3 --ramp-up 0 "${PACE[@]}" --conninfo "$OLTPMARK_CONNINFO" \
 		--hooks-dir "$hooks" --hooks hang,fail3,vmstat --results "$res"
 	echo "$output"
 	[ "$status" -eq 0 ]

@@ -51,7 +51,7 @@ kc_run() {
 		"$REPO/run/hooks/kernel-cost" start "$dir/sys"
 	# a second longer than the hook's window: on a busy host its stop
 	# snapshot may come late, and must still find the terminals' backends
-	"$OLTPMARK" run -w 1 -d 5 --ramp-up 1 --keying-think none \
+	"$OLTPMARK" run -w 1 -d 5 --ramp-up 1 "${PACE[@]}" \
 		--label "$label" --conninfo "$OLTPMARK_CONNINFO" \
 		--server-pid "$pid" --out "$dir" "$@" >"$dir.log" 2>&1
 	OLTPMARK_RAMP_UP_S=1 OLTPMARK_DURATION_S=4 \
@@ -160,7 +160,7 @@ need_kcache() {
 	# a --server-pid that is not the backends' parent stands for a
 	# server on another host whose PIDs mean nothing here
 	mkdir -p "$dir"
-	"$OLTPMARK" run -w 1 -d 2 --ramp-up 1 --keying-think none \
+	"$OLTPMARK" run -w 1 -d 2 --ramp-up 1 "${PACE[@]}" \
 		--conninfo "$OLTPMARK_CONNINFO" --server-pid $$ --out "$dir" >"$dir.log" 2>&1
 	run json_eval "$dir/run.json" "(d['backend_cpu']['measured'], d['backend_cpu']['types'])"
 	[[ $output == "(False, None)" ]]

@@ -37,7 +37,7 @@ teardown_file() {
 	"$OLTPMARK" load -w 1 -j 2 --conninfo "$ci" >"$logs/load.log" 2>&1
 	"$OLTPMARK" check --conninfo "$ci" >"$logs/check.log" 2>&1
 	"$OLTPMARK" check --meta --conninfo "$ci" >"$logs/check-meta.log" 2>&1
-	"$OLTPMARK" run -w 1 -d 3 --ramp-up 0 --keying-think none --label pw \
+	"$OLTPMARK" run -w 1 -d 3 --ramp-up 0 "${PACE[@]}" --label pw \
 		--config cached --conninfo "$ci" --out "$res/pw/cached/run-1" \
 		>"$logs/run.log" 2>&1
 	"$OLTPMARK" report "$res/pw/cached/run-1" >"$logs/report.log" 2>&1
@@ -48,7 +48,7 @@ teardown_file() {
 	# compare refuses to pool its runs with the plain run's above (another
 	# seed rule).
 	"$REPO/run/oltpmark-run" --conninfo "$ci" --label pw-exp --configs cached \
-		--runs 1 -w 1 -d 3 --ramp-up 0 --results "$exp" \
+		--runs 1 -w 1 -d 3 --ramp-up 0 "${PACE[@]}" --results "$exp" \
 		>"$logs/oltpmark-run.log" 2>&1 ||
 		{ tail -n 20 "$logs/oltpmark-run.log"; false; }
 	# A connection that fails says why, without the password.

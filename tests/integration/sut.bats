@@ -46,7 +46,7 @@ setup_file() {
 		TMPDIR=$SUT_TMP/tmp OLTPMARK_TEST_SUT_ROOT=$REPO/tests/fixtures/fingerprint-vm \
 			"$REPO/run/oltpmark-run" --sut sut \
 			--sut-dir "$SUT_TREE" --sut-listen 127.0.0.1 --label "$label" --configs cached \
-			--runs 1 -w 1 -d 3 --ramp-up 1 "${hooks[@]}" \
+			--runs 1 -w 1 -d 3 --ramp-up 1 "${PACE[@]}" "${hooks[@]}" \
 			--results "$SUT_TMP/results" >"$SUT_TMP/$label.out" 2>&1 || {
 			cat "$SUT_TMP/$label.out" >&3
 			return 1
@@ -199,7 +199,7 @@ ctl_processes() {
 	# binary; the terminals of range 2/2 run there, over ssh.
 	run env TMPDIR="$SUT_TMP/tmp" "$REPO/run/oltpmark-run" --sut sut --sut-dir "$SUT_TREE" \
 		--sut-listen 127.0.0.1 --driver-hosts local,sut --driver-dir "$SUT_TREE" \
-		--label two --configs cached --runs 1 -w 2 -d 3 --ramp-up 1 -c 2 \
+		--label two --configs cached --runs 1 -w 2 -d 3 --ramp-up 1 -c 2 "${PACE[@]}" \
 		--hooks vmstat --results "$SUT_TMP/two"
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -223,7 +223,7 @@ ctl_processes() {
 	mkdir -m 700 "$ctl"
 	# TMPDIR: the control directory the killed run leaves is seen here
 	TMPDIR=$ctl "$REPO/run/oltpmark-run" --sut sut --sut-dir "$SUT_TREE" --sut-listen 127.0.0.1 \
-		--label killed --configs cached --runs 1 -w 1 -d 60 --ramp-up 1 \
+		--label killed --configs cached --runs 1 -w 1 -d 60 --ramp-up 1 "${PACE[@]}" \
 		--hooks vmstat --results "$SUT_TMP/killed" >"$out" 2>&1 &
 	pid=$!
 	wait_for 300 grep -q "run [0-9]* of [0-9]*: killed cached" "$out"
@@ -257,7 +257,7 @@ ctl_processes() {
 @test "the ssh connection lost mid-run: partial run, exit 1, the SUT put back" {
 	local out=$SUT_TMP/lost.out status=0
 	"$REPO/run/oltpmark-run" --sut sut --sut-dir "$SUT_TREE" --sut-listen 127.0.0.1 \
-		--label lost --configs cached --runs 1 -w 1 -d 60 --ramp-up 1 \
+		--label lost --configs cached --runs 1 -w 1 -d 60 --ramp-up 1 "${PACE[@]}" \
 		--hooks vmstat --results "$SUT_TMP/lost" >"$out" 2>&1 &
 	pid=$!
 	wait_for 300 grep -q "run [0-9]* of [0-9]*: lost cached" "$out"

@@ -185,14 +185,14 @@ assert_files() {
 	done
 }
 
-# assert_run DB LAYOUT MODE SECONDS: a null-think run of SECONDS commits,
+# assert_run DB LAYOUT MODE SECONDS: a paced run (PACE) of SECONDS commits,
 # the database gained exactly its committed New-Orders, and meta.json
 # records the layout with our directories.
 assert_run() {
 	local out=$BATS_TEST_TMPDIR/run-$3 before after ok
 
 	before=$(q "$1" "SELECT sum(d_next_o_id) FROM district")
-	run "$OLTPMARK" run -w 3 -d "$4" --ramp-up 0 --keying-think none -c 2 \
+	run "$OLTPMARK" run -w 3 -d "$4" --ramp-up 0 "${PACE[@]}" -c 2 \
 		--progress 0 --tx-mode "$3" --conninfo "$(db "$1")" --out "$out"
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -393,7 +393,7 @@ FOR VALUES FROM (1) TO (2)" ]
 	# a damaged oltpmark_routes (overlapping ranges) stops the run at
 	# its start with one line, instead of calling wrong copies
 	q pop "UPDATE oltpmark_routes SET w_last = 2 WHERE w_first = 1"
-	run "$OLTPMARK" run -w 3 -d 2 --ramp-up 0 --keying-think none -c 1 \
+	run "$OLTPMARK" run -w 3 -d 2 --ramp-up 0 "${PACE[@]}" -c 1 \
 		--progress 0 --conninfo "$(db pop)" --out "$BATS_TEST_TMPDIR/bad-routes"
 	echo "$output"
 	[ "$status" -ne 0 ]
