@@ -3,7 +3,7 @@
 #
 # tests/bench/kcost.sh STEP...: the kernel-cost hook's measurements written in
 # docs/hooks.md ("What it measures"), so that they can be repeated on
-# another machine or kernel. W=10, keying and think time none (the
+# another machine or kernel. W=10 (KC_W), keying and think time none (the
 # default of run/oltpmark-run), the hook alone (--hooks kernel-cost).
 # Steps, run in the order given:
 #   agree     the CPU checks, cached and non-cached, procedure and sql
@@ -22,12 +22,12 @@
 # Environment: KC_RESULTS (default results/kcost), KC_WORK (the clusters,
 # loaded once and reused; default KC_RESULTS/.clusters), KC_DURATION (s
 # measured per run, default 60), KC_RAMP (ramp-up s, default 15), KC_RUNS
-# (default 3), KC_BLOCK_DURATION (default 300), KC_MODES (agree's
-# transaction modes, default "procedure sql"), KC_CONFIGS (agree's
-# configurations, default cached,noncached). Each step's results are in
-# KC_RESULTS/STEP; `oltpmark compare` is run over each. run/oltpmark-run
-# exits 1 when a run is not scored (not in steady state on a busy host):
-# said, and the steps go on.
+# (default 3), KC_W (warehouses, default 10), KC_BLOCK_DURATION (default
+# 300), KC_MODES (agree's transaction modes, default "procedure sql"),
+# KC_CONFIGS (agree's configurations, default cached,noncached). Each
+# step's results are in KC_RESULTS/STEP; `oltpmark compare` is run over
+# each. run/oltpmark-run exits 1 when a run is not scored (not in steady
+# state on a busy host): said, and the steps go on.
 set -euo pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -37,7 +37,8 @@ dur=${KC_DURATION:-60}
 ramp=${KC_RAMP:-15}
 runs=${KC_RUNS:-3}
 block_dur=${KC_BLOCK_DURATION:-300}
-run=(orun -w 10 --ramp-up "$ramp" --work "$work")
+warehouses=${KC_W:-10}
+run=(orun -w "$warehouses" --ramp-up "$ramp" --work "$work")
 
 # orun OPTIONS...: run/oltpmark-run; its failure is said, not fatal.
 orun() {
@@ -45,7 +46,8 @@ orun() {
 }
 
 usage() {
-	sed -n '4,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+	# this file's first comment, from its fourth line
+	awk 'NR < 4 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "${BASH_SOURCE[0]}"
 }
 
 # load: the machine's load average now, for the notes.
