@@ -442,6 +442,14 @@ static int provenance(struct comparable *cp, const struct runset *rs,
 				  ? "terminals on another host (--sut), not "
 				    "on the kernel under test"
 				  : s);
+	s = fp ? value_of(fp, "workload", "transport") : NULL;
+	if (rc == 0 && s)
+		rc = fact(
+			cp, "transport", "%s",
+			strcmp(s, "tcp") == 0
+				? "the terminals reached the server over TCP, "
+				  "not its unix socket"
+				: s);
 	s = fp ? value_of(fp, "environment", "postgresql.version") : NULL;
 	if (rc == 0)
 		rc = fact(cp, "postgresql", "%s", s ? s : "not recorded");

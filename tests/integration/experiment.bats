@@ -84,6 +84,8 @@ sys.exit(0 if r is not None and r >= 0.99 else 1)' "$d/meta.json"
 		[ -n "$(json_eval "$d/meta.json" \
 			"d['fingerprint']['environment']['cpu.model']")" ]
 		grep -q '^vm\.dirty_ratio = [0-9]' "$d/sys/sysctl.txt"
+		# the unix socket: no transport key (as before the key)
+		[ "$(json_eval "$d/meta.json" "'transport' in d['fingerprint']['workload']")" = False ]
 	done
 	# kern-b ran no hook at all, kern-a the sysinfo hook, whose text
 	# agrees with the fingerprint

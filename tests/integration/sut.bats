@@ -104,6 +104,8 @@ ctl_processes() {
 	[ -z "$output" ]
 	[ "$(json_eval "$d/meta.json" 'd["notes"]["terminals"]')" = other-host ]
 	[ "$(json_eval "$d/meta.json" 'd["fingerprint"]["workload"]["terminals"]')" = other-host ]
+	# over TCP, a workload key of its own (not pooled with unix-socket runs)
+	[ "$(json_eval "$d/meta.json" 'd["fingerprint"]["workload"]["transport"]')" = tcp ]
 	[ "$(json_eval "$d/meta.json" 'd["notes"]["sut.kernel"]')" = "$(uname -r)" ]
 	[ -n "$(json_eval "$d/meta.json" 'd["notes"]["driver.host"]')" ]
 	# the machine recorded is the SUT's, read there (the fixture tree),
@@ -121,6 +123,7 @@ ctl_processes() {
 	[ "$status" -eq 0 ]
 	[[ $output == *sut-b* ]]
 	[[ $output == *"terminals on another host"* ]]
+	[[ $output == *"the terminals reached the server over TCP"* ]]
 	# the cluster is stopped, the control connection closed
 	[ -z "$(sut_postmasters)" ]
 	run ls -A "$SUT_TMP/tmp"

@@ -329,6 +329,42 @@ static void test_add_terminals(void **state)
 	}
 }
 
+/*
+ * The transport: "tcp" when the driver recorded a host (server.host),
+ * none over the unix socket (server.unix_socket) or without a server.
+ */
+static void test_add_transport(void **state)
+{
+	const char *server[] = {"{\"host\": \"127.0.0.1\", \"port\": 5432}",
+				"{\"unix_socket\": \"/tmp/s\", \"port\": 5432}",
+				NULL};
+	const char *want[] = {"tcp", NULL, NULL};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		json_t *meta = json_object();
+		const json_t *w;
+
+		if (server[i])
+			json_object_set_new(meta, "server",
+					    json_loads(server[i], 0, NULL));
+		assert_int_equal(fingerprint_add(meta,
+						 fixture_path("fingerprint-vm"),
+						 "fixed"),
+				 0);
+		w = json_object_get(json_object_get(meta, "fingerprint"),
+				    "workload");
+		if (want[i])
+			assert_string_equal(json_string_value(json_object_get(
+						    w, "transport")),
+					    want[i]);
+		else
+			assert_null(json_object_get(w, "transport"));
+		json_decref(meta);
+	}
+}
+
 static void test_sysctl_all(void **state)
 {
 	char *buf = NULL;
@@ -363,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_add_from_meta),
 		cmocka_unit_test(test_add_plain),
 		cmocka_unit_test(test_add_terminals),
+		cmocka_unit_test(test_add_transport),
 		cmocka_unit_test(test_sysctl_all),
 	};
 
