@@ -265,8 +265,13 @@ static void text_table(FILE *f, const struct cdoc_table *t, bool *oom)
 		fputs(t->caption, f);
 		fputc('\n', f);
 	}
-	/* the trailing mark column, kept with every part */
+	/*
+	 * the trailing mark column, kept with every part; not a column
+	 * attached to the one before it (a figure's significance star),
+	 * which belongs to that figure's part only
+	 */
 	tail = t->ncols > 2 && !t->gid[t->ncols - 1] &&
+			       !t->attach[t->ncols - 1] &&
 			       !(t->head[t->ncols - 1] &&
 				 t->head[t->ncols - 1][0])
 		       ? t->ncols - 1

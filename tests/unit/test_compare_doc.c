@@ -424,6 +424,49 @@ static void test_text_split(void **state)
 	compare_doc_free(&d);
 }
 
+/*
+ * A table whose last column is attached (each figure's significance
+ * star, as compare's kernel-cost table): cut into parts, the last
+ * figure's star stays with that figure, not at the end of every part.
+ */
+static void test_text_split_attached_last(void **state)
+{
+	struct cdoc d = {0};
+	struct cdoc_table *t = compare_doc_table(&d, 13, NULL);
+	size_t f, r;
+	char *out, *line, *save = NULL;
+	int parts = 0, stars = 0;
+
+	(void)state;
+	compare_doc_col(&d, t, 0, "Label", false, 0);
+	for (f = 0; f < 6; f++) {
+		compare_doc_col(&d, t, 1 + 2 * f, "figure 0123456789", true, 2);
+		compare_doc_col(&d, t, 2 + 2 * f, "", false, 0);
+		compare_doc_attach(t, 2 + 2 * f);
+	}
+	r = compare_doc_row(&d, t);
+	compare_doc_cell(&d, t, r, 0, "b");
+	for (f = 0; f < 6; f++)
+		compare_doc_cell(&d, t, r, 1 + 2 * f, "%zu", f);
+	/* only the last figure is marked */
+	compare_doc_cell(&d, t, r, 12, "*");
+	out = render(compare_render_text, &d);
+	for (line = strtok_r(out, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		assert_true(strlen(line) <= COMPARE_RENDER_TEXT_WIDTH);
+		parts += strncmp(line, "Label", 5) == 0;
+		if (strchr(line, '*')) {
+			stars++;
+			/* on the last figure's value, 5 */
+			assert_non_null(strstr(line, "5*"));
+		}
+	}
+	assert_true(parts >= 2);
+	assert_int_equal(stars, 1);
+	free(out);
+	compare_doc_free(&d);
+}
+
 /* The mail rendering: ASCII spellings, '?' for the rest. */
 static void test_mail_ascii(void **state)
 {
@@ -478,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_html),
 		cmocka_unit_test(test_marks_links),
 		cmocka_unit_test(test_text_split),
+		cmocka_unit_test(test_text_split_attached_last),
 		cmocka_unit_test(test_mail_ascii),
 		cmocka_unit_test(test_file_names),
 	};
