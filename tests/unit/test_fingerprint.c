@@ -296,37 +296,42 @@ static void test_add_plain(void **state)
 }
 
 /*
+ * Check the workload key key of the fingerprint fingerprint_add() makes
+ * for a meta whose member member is the JSON text value (NULL: no such
+ * member): want, or no key at all when want is NULL.
+ */
+static void check_workload_key(const char *member, const char *value,
+			       const char *key, const char *want)
+{
+	json_t *meta = json_object();
+	const json_t *w;
+
+	if (value)
+		json_object_set_new(meta, member, json_loads(value, 0, NULL));
+	assert_int_equal(
+		fingerprint_add(meta, fixture_path("fingerprint-vm"), "fixed"),
+		0);
+	w = json_object_get(json_object_get(meta, "fingerprint"), "workload");
+	if (want)
+		assert_string_equal(json_string_value(json_object_get(w, key)),
+				    want);
+	else
+		assert_null(json_object_get(w, key));
+	json_decref(meta);
+}
+
+/*
  * The terminals' host (run/oltpmark-run --sut): a workload key when
  * another host; none on the kernel under test, as before the key.
  */
 static void test_add_terminals(void **state)
 {
-	const char *notes[] = {"{\"terminals\": \"other-host\"}",
-			       "{\"terminals\": \"same-host\"}", "{}"};
-	const char *want[] = {"other-host", NULL, NULL};
-	size_t i;
-
 	(void)state;
-	for (i = 0; i < 3; i++) {
-		json_t *meta = json_object();
-		const json_t *w;
-
-		json_object_set_new(meta, "notes",
-				    json_loads(notes[i], 0, NULL));
-		assert_int_equal(fingerprint_add(meta,
-						 fixture_path("fingerprint-vm"),
-						 "fixed"),
-				 0);
-		w = json_object_get(json_object_get(meta, "fingerprint"),
-				    "workload");
-		if (want[i])
-			assert_string_equal(json_string_value(json_object_get(
-						    w, "terminals")),
-					    want[i]);
-		else
-			assert_null(json_object_get(w, "terminals"));
-		json_decref(meta);
-	}
+	check_workload_key("notes", "{\"terminals\": \"other-host\"}",
+			   "terminals", "other-host");
+	check_workload_key("notes", "{\"terminals\": \"same-host\"}",
+			   "terminals", NULL);
+	check_workload_key("notes", "{}", "terminals", NULL);
 }
 
 /*
@@ -335,34 +340,14 @@ static void test_add_terminals(void **state)
  */
 static void test_add_transport(void **state)
 {
-	const char *server[] = {"{\"host\": \"127.0.0.1\", \"port\": 5432}",
-				"{\"unix_socket\": \"/tmp/s\", \"port\": 5432}",
-				NULL};
-	const char *want[] = {"tcp", NULL, NULL};
-	size_t i;
-
 	(void)state;
-	for (i = 0; i < 3; i++) {
-		json_t *meta = json_object();
-		const json_t *w;
-
-		if (server[i])
-			json_object_set_new(meta, "server",
-					    json_loads(server[i], 0, NULL));
-		assert_int_equal(fingerprint_add(meta,
-						 fixture_path("fingerprint-vm"),
-						 "fixed"),
-				 0);
-		w = json_object_get(json_object_get(meta, "fingerprint"),
-				    "workload");
-		if (want[i])
-			assert_string_equal(json_string_value(json_object_get(
-						    w, "transport")),
-					    want[i]);
-		else
-			assert_null(json_object_get(w, "transport"));
-		json_decref(meta);
-	}
+	check_workload_key("server",
+			   "{\"host\": \"127.0.0.1\", \"port\": 5432}",
+			   "transport", "tcp");
+	check_workload_key("server",
+			   "{\"unix_socket\": \"/tmp/s\", \"port\": 5432}",
+			   "transport", NULL);
+	check_workload_key("server", NULL, "transport", NULL);
 }
 
 static void test_sysctl_all(void **state)
