@@ -118,6 +118,12 @@ ctl_processes() {
 	[ "$(json_eval "$d/meta.json" 'd["driver_host"]["kernel"]["release"]')" = "$(uname -r)" ]
 	grep -qx "kernel.osrelease = 6.18.44-custom" "$d/sys/sysctl.txt"
 	grep -q "reusing the loaded database" "$SUT_TMP/sut-b.out"
+	# make check's template, named by OLTPMARK_CLUSTER_FROM, is copied
+	# on the SUT (the SUT being this machine here) and its load reused
+	if [[ -n ${OLTPMARK_CLUSTER_FROM:-} ]]; then
+		grep -q "a copy of $OLTPMARK_CLUSTER_FROM" "$SUT_TMP/sut-a.out"
+		grep -q "reusing the loaded database" "$SUT_TMP/sut-a.out"
+	fi
 	run "$OLTPMARK" compare --baseline sut-a "$SUT_TMP/results"
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -196,31 +202,6 @@ ctl_processes() {
 	[[ $output == *"--sut sut: cannot connect over ssh"* ]]
 }
 
-@test "--sut with two drivers, one here and one on another host: one merged run" {
-	local out=$SUT_TMP/two.out d=$SUT_TMP/two/two/cached/run-1
-	# The SUT's host is the second driver host too: its tree holds the
-	# binary; the terminals of range 2/2 run there, over ssh.
-	run env TMPDIR="$SUT_TMP/tmp" "$REPO/run/oltpmark-run" --sut sut --sut-dir "$SUT_TREE" \
-		--sut-listen 127.0.0.1 --driver-hosts local,sut --driver-dir "$SUT_TREE" \
-		--label two --configs cached --runs 1 -w 2 -d 3 --ramp-up 1 -c 2 "${PACE[@]}" \
-		--hooks vmstat --results "$SUT_TMP/two"
-	echo "$output"
-	[ "$status" -eq 0 ]
-	[ "$(json_eval "$d/meta.json" 'len(d["merge"]["parts"])')" = 2 ]
-	[ "$(json_eval "$d/meta.json" 'd["notes"]["drivers"]')" = local,sut ]
-	[ "$(json_eval "$d/meta.json" 'd["notes"]["terminals"]')" = other-host ]
-	[ "$(json_eval "$d/run.json" 'd["partial"]')" = False ]
-	# both ranges' transactions are in the merged run, the hooks' files
-	# came back from the SUT, nothing is left of either driver's run
-	[ "$(json_eval "$d/meta.json" 'sorted((p["warehouse_range"]["first"], p["warehouse_range"]["last"]) for p in d["merge"]["parts"])')" = "[(1, 1), (2, 2)]" ]
-	[ -s "$d/sys/vmstat.txt" ]
-	run find "$SUT_TREE/var/runs" "$SUT_TREE/var/drivers" -mindepth 1
-	[ -z "$output" ]
-	[ -z "$(sut_postmasters)" ]
-	run ls -A "$SUT_TMP/tmp"
-	[ -z "$output" ]
-}
-
 @test "--recover puts the SUT back from the state file kept there" {
 	local out=$SUT_TMP/killed.out pid guard ctl=$SUT_TMP/tmp-killed
 	mkdir -m 700 "$ctl"
@@ -277,10 +258,41 @@ ctl_processes() {
 	run leftover_processes "$SUT_TREE/var/runs"
 	[ -z "$output" ]
 	grep -q "recover: done" "$SUT_TREE/var/guard.log"
+	# what the hooks wrote there is kept, not lost with the connection
+	[ -s "$SUT_TREE/var/runs/lost_cached_run-1_sys/hooks.log" ]
 	# and --recover, once the SUT is reachable again, finds nothing left
 	sshd_start
 	run "$REPO/run/oltpmark-run" --recover --results "$SUT_TMP/lost"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ $output == *"nothing left on sut"* ]]
+}
+
+# Last: its two warehouses replace the kept one-warehouse load that the
+# tests before reuse (a reload is seconds of CPU, and make check is
+# CPU-bound).
+@test "--sut with two drivers, one here and one on another host: one merged run" {
+	local out=$SUT_TMP/two.out d=$SUT_TMP/two/two/cached/run-1 before
+	# (the lost run's hooks' files are there already)
+	before=$(find "$SUT_TREE/var/runs" "$SUT_TREE/var/drivers" -mindepth 1 2>/dev/null || true)
+	# The SUT's host is the second driver host too: its tree holds the
+	# binary; the terminals of range 2/2 run there, over ssh.
+	run env TMPDIR="$SUT_TMP/tmp" "$REPO/run/oltpmark-run" --sut sut --sut-dir "$SUT_TREE" \
+		--sut-listen 127.0.0.1 --driver-hosts local,sut --driver-dir "$SUT_TREE" \
+		--label two --configs cached --runs 1 -w 2 -d 3 --ramp-up 1 -c 2 "${PACE[@]}" \
+		--hooks vmstat --results "$SUT_TMP/two"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(json_eval "$d/meta.json" 'len(d["merge"]["parts"])')" = 2 ]
+	[ "$(json_eval "$d/meta.json" 'd["notes"]["drivers"]')" = local,sut ]
+	[ "$(json_eval "$d/meta.json" 'd["notes"]["terminals"]')" = other-host ]
+	[ "$(json_eval "$d/run.json" 'd["partial"]')" = False ]
+	# both ranges' transactions are in the merged run, the hooks' files
+	# came back from the SUT, nothing is left of either driver's run
+	[ "$(json_eval "$d/meta.json" 'sorted((p["warehouse_range"]["first"], p["warehouse_range"]["last"]) for p in d["merge"]["parts"])')" = "[(1, 1), (2, 2)]" ]
+	[ -s "$d/sys/vmstat.txt" ]
+	[ "$(find "$SUT_TREE/var/runs" "$SUT_TREE/var/drivers" -mindepth 1 2>/dev/null)" = "$before" ]
+	[ -z "$(sut_postmasters)" ]
+	run ls -A "$SUT_TMP/tmp"
+	[ -z "$output" ]
 }
