@@ -15,6 +15,12 @@
  * stderr goes to another memfd, read back for the error message: not to
  * the plot directory, whose disk may be full. An alarm() set before
  * exec() (it survives exec) bounds a stuck gnuplot.
+ *
+ * A batch (gnuplot_batch_draw) goes further: one process for up to
+ * BATCH_MAX plots, plot i's images on descriptors 3 + 2i and 4 + 2i,
+ * `reset session` between plots. The batch is all or nothing: any
+ * failure (an exit status, an image empty or not of its kind) draws
+ * each plot again alone, the path above, which names the failing one.
  */
 #include "analysis/common/gnuplot.h"
 
@@ -74,12 +80,13 @@ static bool find_program(const char *prog)
 /*
  * Start gp_prog with the arguments argv (argv[0] included, NULL-ended),
  * in directory dir (NULL: here), its stdout and stdin on /dev/null, its
- * stderr on err_fd (/dev/null when -1) and, when image_fd is not NULL,
- * image_fd[0] and image_fd[1] as its descriptors 3 and 4. Returns the
- * child's pid, or -1 when it could not be started.
+ * stderr on err_fd (/dev/null when -1) and image_fd[k] as its descriptor
+ * 3 + k for each k below nimage (each image_fd[k] is at 3 + nimage or
+ * above: see image_memfd). Returns the child's pid, or -1 when it could
+ * not be started.
  */
 static pid_t spawn_gnuplot(const char *dir, char *const argv[], int err_fd,
-			   const int *image_fd)
+			   const int *image_fd, size_t nimage)
 {
 	pid_t pid;
 
@@ -92,15 +99,17 @@ static pid_t spawn_gnuplot(const char *dir, char *const argv[], int err_fd,
 
 		if (devnull < 0 || (dir && chdir(dir) < 0))
 			_exit(127);
+		size_t k;
+
 		/* dup2() clears O_CLOEXEC on the copies it makes; the
-		   image descriptors are above 4 (see render_images) */
+		   image descriptors are above their targets (image_memfd) */
 		if (dup2(devnull, STDIN_FILENO) < 0 ||
 		    dup2(devnull, STDOUT_FILENO) < 0 ||
 		    dup2(err_fd >= 0 ? err_fd : devnull, STDERR_FILENO) < 0)
 			_exit(127);
-		if (image_fd &&
-		    (dup2(image_fd[0], 3) < 0 || dup2(image_fd[1], 4) < 0))
-			_exit(127);
+		for (k = 0; k < nimage; k++)
+			if (dup2(image_fd[k], 3 + (int)k) < 0)
+				_exit(127);
 		alarm(GP_TIMEOUT_S);
 		execv(gp_prog, argv);
 		_exit(127);
@@ -124,7 +133,7 @@ static int wait_gnuplot(pid_t pid)
 static int try_gnuplot(const char *cmd)
 {
 	char *argv[] = {gp_prog, "-e", (char *)cmd, NULL};
-	pid_t pid = spawn_gnuplot(NULL, argv, -1, NULL);
+	pid_t pid = spawn_gnuplot(NULL, argv, -1, NULL, 0);
 
 	return pid < 0 ? -1 : wait_gnuplot(pid);
 }
@@ -339,7 +348,7 @@ static int render_images(const char *dir, const char *name, const char *png,
 	if (log_fd >= 0 &&
 	    (ftruncate(log_fd, 0) < 0 || lseek(log_fd, 0, SEEK_SET) < 0))
 		log_fd = -1;
-	pid = spawn_gnuplot(dir, argv, log_fd, image_fd);
+	pid = spawn_gnuplot(dir, argv, log_fd, image_fd, 2);
 	if (pid < 0) {
 		rc = -errno;
 		return err_set(err, GNUPLOT_EDRAW,
@@ -366,42 +375,54 @@ static int render_images(const char *dir, const char *name, const char *png,
 }
 
 /*
- * A memory file for an image, at descriptor 5 or above so that the
- * child's dup2() onto 3 and 4 cannot overwrite one with the other.
+ * A memory file for an image, at descriptor min_fd or above: the child
+ * puts n images on descriptors 3 to 2 + n (spawn_gnuplot), and with
+ * every image above them no dup2() there overwrites an image not yet
+ * placed.
  */
-static int image_memfd(const char *what)
+static int image_memfd(const char *what, int min_fd)
 {
 	int fd = memfd_create(what, MFD_CLOEXEC), high;
 
-	if (fd < 0 || fd >= 5)
+	if (fd < 0 || fd >= min_fd)
 		return fd;
-	high = fcntl(fd, F_DUPFD_CLOEXEC, 5);
+	high = fcntl(fd, F_DUPFD_CLOEXEC, min_fd);
 	close(fd);
 	return high;
 }
 
-int gnuplot_render(const char *dir, const char *name, int width, int height,
-		   struct err *err)
+/*
+ * The terminal settings of a width x height plot (0: GP_WIDTH x
+ * GP_HEIGHT) into png and svg, each TERM_CMD_LEN long.
+ */
+#define TERM_CMD_LEN 256
+static void terminals(int width, int height, char *png, char *svg)
 {
-	char png[256], svg[256];
-	int image_fd[2], log_fd, rc;
-
-	if (!gnuplot_available(NULL, 0))
-		return err_set(err, -ENOENT, "plot %s: %s", name, probe_why);
 	if (width <= 0)
 		width = GP_WIDTH;
 	if (height <= 0)
 		height = GP_HEIGHT;
 	/* one font for both images: the SVG is the PNG, sharper */
-	snprintf(png, sizeof(png),
+	snprintf(png, TERM_CMD_LEN,
 		 "set terminal %s size %d,%d noenhanced font '%s'", png_term,
 		 width, height, GP_FONT);
-	snprintf(svg, sizeof(svg),
+	snprintf(svg, TERM_CMD_LEN,
 		 "set terminal svg size %d,%d noenhanced font '%s' "
 		 "background '#ffffff'",
 		 width, height, GP_FONT);
-	image_fd[0] = image_memfd("oltpmark-gnuplot-png");
-	image_fd[1] = image_memfd("oltpmark-gnuplot-svg");
+}
+
+int gnuplot_render(const char *dir, const char *name, int width, int height,
+		   struct err *err)
+{
+	char png[TERM_CMD_LEN], svg[TERM_CMD_LEN];
+	int image_fd[2], log_fd, rc;
+
+	if (!gnuplot_available(NULL, 0))
+		return err_set(err, -ENOENT, "plot %s: %s", name, probe_why);
+	terminals(width, height, png, svg);
+	image_fd[0] = image_memfd("oltpmark-gnuplot-png", 5);
+	image_fd[1] = image_memfd("oltpmark-gnuplot-svg", 5);
 	if (image_fd[0] < 0 || image_fd[1] < 0) {
 		rc = -errno;
 		if (image_fd[0] >= 0)
@@ -420,4 +441,209 @@ int gnuplot_render(const char *dir, const char *name, int width, int height,
 	close(image_fd[0]);
 	close(image_fd[1]);
 	return rc;
+}
+
+void gnuplot_batch_init(struct gnuplot_batch *b, const char *dir)
+{
+	memset(b, 0, sizeof(*b));
+	b->dir = dir;
+}
+
+int gnuplot_batch_add(struct gnuplot_batch *b, const char *name, int width,
+		      int height, struct err *err)
+{
+	struct gnuplot_job *job;
+
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 16;
+		struct gnuplot_job *jobs =
+			realloc(b->jobs, cap * sizeof(*jobs));
+
+		if (!jobs)
+			return err_set(err, -ENOMEM, "out of memory");
+		b->jobs = jobs;
+		b->cap = cap;
+	}
+	job = &b->jobs[b->n];
+	memset(job, 0, sizeof(*job));
+	if (snprintf(job->name, sizeof(job->name), "%s", name) >=
+	    (int)sizeof(job->name))
+		return err_set(err, -ENAMETOOLONG, "plot %s: name too long",
+			       name);
+	job->width = width;
+	job->height = height;
+	b->n++;
+	return 0;
+}
+
+void gnuplot_batch_free(struct gnuplot_batch *b)
+{
+	free(b->jobs);
+	b->jobs = NULL;
+	b->n = b->cap = 0;
+}
+
+/*
+ * Whether the memory file fd begins as a PNG (png) or an SVG does: a
+ * command line that went wrong in gnuplot (a terminal left unset) is
+ * seen, not written as a picture of the wrong kind.
+ */
+static bool image_looks_right(int fd, bool png)
+{
+	static const char png_magic[] = "\x89PNG\r\n\x1a\n";
+	char head[8];
+
+	if (pread(fd, head, sizeof(head), 0) != (ssize_t)sizeof(head))
+		return false;
+	if (png)
+		return memcmp(head, png_magic, sizeof(head)) == 0;
+	return memcmp(head, "<?xml", 5) == 0 || memcmp(head, "<svg", 4) == 0;
+}
+
+/* The arguments of one job on a batch's command line: -e "reset
+   session" -e PNG SCRIPT -e SVG SCRIPT -e "set output". */
+#define JOB_ARGS 10
+/* Jobs drawn by one gnuplot: 4 descriptors each here and in the child
+   (their images at 3 + 2 * n and above, then at 3 to 2 + 2 * n), well
+   within any open-file limit. */
+#define BATCH_MAX 32
+
+/*
+ * Draw jobs[0..n-1] of dir in one gnuplot process, job i's images into
+ * image_fd[2 * i] (PNG) and image_fd[2 * i + 1] (SVG). true when gnuplot
+ * exited 0 and left every image non-empty; false for anything else, the
+ * caller then drawing each plot alone, which says which failed and why.
+ */
+static bool draw_batch(const char *dir, const struct gnuplot_job *jobs,
+		       size_t n, const int *image_fd)
+{
+	char cmds[2 * BATCH_MAX][TERM_CMD_LEN + 64];
+	char scripts[BATCH_MAX][sizeof(jobs[0].name) + 4];
+	char *argv[2 + JOB_ARGS * BATCH_MAX];
+	size_t i, a = 0;
+	pid_t pid;
+
+	argv[a++] = gp_prog;
+	for (i = 0; i < n; i++) {
+		char png[TERM_CMD_LEN], svg[TERM_CMD_LEN];
+
+		terminals(jobs[i].width, jobs[i].height, png, svg);
+		/* each plot as in a gnuplot of its own: reset session undoes
+		   the settings and variables of the plot before (not the
+		   terminal, set anew); "set output" closes each image.
+		   reset session takes a command line of its own: gnuplot
+		   5.4 ignores what follows it on the line. */
+		if (i) {
+			argv[a++] = "-e";
+			argv[a++] = "reset session";
+		}
+		snprintf(cmds[2 * i], sizeof(cmds[0]),
+			 "%s; set output '/dev/fd/%zu'", png, 3 + 2 * i);
+		snprintf(cmds[2 * i + 1], sizeof(cmds[0]),
+			 "set output; %s; set output '/dev/fd/%zu'", svg,
+			 4 + 2 * i);
+		snprintf(scripts[i], sizeof(scripts[0]), "%s.gp", jobs[i].name);
+		argv[a++] = "-e";
+		argv[a++] = cmds[2 * i];
+		argv[a++] = scripts[i];
+		argv[a++] = "-e";
+		argv[a++] = cmds[2 * i + 1];
+		argv[a++] = scripts[i];
+		argv[a++] = "-e";
+		argv[a++] = "set output";
+	}
+	argv[a] = NULL;
+	pid = spawn_gnuplot(dir, argv, -1, image_fd, 2 * n);
+	if (pid < 0 || wait_gnuplot(pid) != 0)
+		return false;
+	for (i = 0; i < 2 * n; i++)
+		if (!image_looks_right(image_fd[i], i % 2 == 0))
+			return false;
+	return true;
+}
+
+/*
+ * The images of jobs[0..n-1], drawn by draw_batch into image_fd, copied
+ * into their files; each job's rc set. false when one could not be
+ * written (that job's rc and err say why).
+ */
+static bool copy_batch(const char *dir, struct gnuplot_job *jobs, size_t n,
+		       const int *image_fd)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct gnuplot_job *job = &jobs[i];
+
+		job->rc = copy_image(dir, job->name, "png", image_fd[2 * i],
+				     &job->err);
+		if (job->rc == 0)
+			job->rc = copy_image(dir, job->name, "svg",
+					     image_fd[2 * i + 1], &job->err);
+		if (job->rc < 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Draw jobs[0..n-1] (n at most BATCH_MAX) in one gnuplot when they can
+ * be, else each alone (gnuplot_render). false when an image could not
+ * be written: the caller stops there.
+ */
+static bool draw_chunk(const char *dir, struct gnuplot_job *jobs, size_t n)
+{
+	int image_fd[2 * BATCH_MAX];
+	size_t i, made = 0;
+	bool drawn = false, ok = true;
+
+	if (n > 1) {
+		for (; made < 2 * n; made++) {
+			image_fd[made] =
+				image_memfd("oltpmark-gnuplot", 3 + 2 * (int)n);
+			if (image_fd[made] < 0)
+				break;
+		}
+		if (made == 2 * n && draw_batch(dir, jobs, n, image_fd)) {
+			drawn = true;
+			ok = copy_batch(dir, jobs, n, image_fd);
+		}
+		for (i = 0; i < made; i++)
+			close(image_fd[i]);
+	}
+	for (i = 0; !drawn && i < n; i++) {
+		struct gnuplot_job *job = &jobs[i];
+
+		job->rc = gnuplot_render(dir, job->name, job->width,
+					 job->height, &job->err);
+		if (job->rc < 0 && job->rc != -ENOENT &&
+		    job->rc != GNUPLOT_EDRAW)
+			return false;
+	}
+	return ok;
+}
+
+void gnuplot_batch_draw(struct gnuplot_batch *b)
+{
+	size_t i, chunk;
+
+	for (i = 0; i < b->n; i++) {
+		b->jobs[i].rc = -ECANCELED;
+		err_set(&b->jobs[i].err, -ECANCELED,
+			"plot %s: not drawn: an image before it could not be "
+			"written",
+			b->jobs[i].name);
+	}
+	if (!gnuplot_available(NULL, 0)) {
+		for (i = 0; i < b->n; i++)
+			b->jobs[i].rc =
+				err_set(&b->jobs[i].err, -ENOENT, "plot %s: %s",
+					b->jobs[i].name, probe_why);
+		return;
+	}
+	for (i = 0; i < b->n; i += chunk) {
+		chunk = b->n - i < BATCH_MAX ? b->n - i : BATCH_MAX;
+		if (!draw_chunk(b->dir, b->jobs + i, chunk))
+			return;
+	}
 }

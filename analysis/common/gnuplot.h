@@ -97,4 +97,44 @@ void gnuplot_preamble(FILE *f, const char *title, const char *xlabel,
 int gnuplot_render(const char *dir, const char *name, int width, int height,
 		   struct err *err);
 
+/*
+ * Several plots of one directory drawn by one gnuplot process: a
+ * gnuplot start (its libraries, cairo's fonts) costs as much as drawing
+ * a plot's two images, and a report draws a dozen. Add each plot whose
+ * script is written, then draw them all: each job's rc and err are then
+ * what gnuplot_render() would have returned for it, in the same files.
+ * Each plot is drawn as if alone (gnuplot's reset session between
+ * them); when the shared process fails in any way, every plot is drawn
+ * alone, so a failing script is named as before and the others are
+ * still drawn. Jobs after one whose image could not be written are not
+ * drawn (rc -ECANCELED): a caller stops at that one, as at a
+ * gnuplot_render() failing so.
+ */
+struct gnuplot_job {
+	char name[160]; /* script dir/name.gp, images name.png, .svg */
+	int width;	/* as gnuplot_render() takes them */
+	int height;
+	int rc;		/* after gnuplot_batch_draw() */
+	struct err err; /* its message when rc < 0 */
+};
+
+struct gnuplot_batch {
+	const char *dir;	  /* the plots' directory */
+	struct gnuplot_job *jobs; /* in the order added */
+	size_t n, cap;
+};
+
+/* An empty batch for dir (kept by pointer: it must outlive the batch). */
+void gnuplot_batch_init(struct gnuplot_batch *b, const char *dir);
+
+/* Add plot name (width x height as gnuplot_render() takes them). 0, or
+   -ENOMEM or -ENAMETOOLONG with err set. */
+int gnuplot_batch_add(struct gnuplot_batch *b, const char *name, int width,
+		      int height, struct err *err);
+
+/* Draw every plot added; each job's rc and err say how it went. */
+void gnuplot_batch_draw(struct gnuplot_batch *b);
+
+void gnuplot_batch_free(struct gnuplot_batch *b);
+
 #endif

@@ -135,7 +135,8 @@ static int write_script(const char *dir, const char *name, const char *dat,
 
 int compare_kcost_plots(const char *dir, const struct score_table *t,
 			const struct ckcost *k, size_t c, const char *stem,
-			struct cplots *p, struct err *err)
+			struct cplots *p, struct gnuplot_batch *batch,
+			struct err *err)
 {
 	const char *config = t->configs[c];
 	int type, rc;
@@ -144,7 +145,6 @@ int compare_kcost_plots(const char *dir, const struct score_table *t,
 		return 0;
 	for (type = 0; type < TXN_NR; type++) {
 		char name[128], dat[160], title[200];
-		struct err gerr = {""};
 
 		if (!any_change(k, config, type))
 			continue;
@@ -159,15 +159,10 @@ int compare_kcost_plots(const char *dir, const struct score_table *t,
 			rc = write_script(dir, name, dat, title, t, err);
 		if (rc < 0)
 			return rc;
-		rc = gnuplot_render(dir, name, GP_HALF_WIDTH, GP_HALF_HEIGHT,
-				    &gerr);
-		if (rc == -ENOENT || rc == GNUPLOT_EDRAW) {
-			compare_plots_note(p, "%s not drawn: %s", name,
-					   gerr.msg);
-			continue;
-		}
+		rc = gnuplot_batch_add(batch, name, GP_HALF_WIDTH,
+				       GP_HALF_HEIGHT, err);
 		if (rc < 0)
-			return err_set(err, rc, "%s", gerr.msg);
+			return rc;
 		rc = compare_plots_add(p, config, "kcost", type, name, title);
 		if (rc < 0)
 			return err_set(err, rc, "out of memory");

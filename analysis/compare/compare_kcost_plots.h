@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "analysis/common/gnuplot.h"
 #include "analysis/compare/compare_kcost.h"
 #include "analysis/compare/compare_plots.h"
 #include "analysis/compare/score.h"
@@ -21,12 +22,15 @@
 
 /*
  * The plots of configuration c of t (file names starting with stem) into
- * dir. A type without a change of any label against the baseline has no
- * plot. 0 (gnuplot failing is a note in p); -ENOMEM, or the negative
- * errno of a file that could not be written (err names it).
+ * dir: their data and scripts written, each added to p and to batch (the
+ * caller draws the batch and drops from p what was not drawn). A type
+ * without a change of any label against the baseline has no plot. 0;
+ * -ENOMEM, or the negative errno of a file that could not be written
+ * (err names it).
  */
 int compare_kcost_plots(const char *dir, const struct score_table *t,
 			const struct ckcost *k, size_t c, const char *stem,
-			struct cplots *p, struct err *err);
+			struct cplots *p, struct gnuplot_batch *batch,
+			struct err *err);
 
 #endif

@@ -206,7 +206,7 @@ static int add_plot(struct cplots *p, const char *config, int key,
 static int plot_config(const char *dir, const struct runset *rs,
 		       const struct score_table *t, const struct cev *ev,
 		       size_t c, const char *stem, struct cplots *p,
-		       struct err *err)
+		       struct gnuplot_batch *batch, struct err *err)
 {
 	bool has[NKEYS], any[NKEYS] = {0}, *label_has, all_since = true;
 	size_t l;
@@ -246,7 +246,6 @@ static int plot_config(const char *dir, const struct runset *rs,
 		     runset_config_title(t->configs[c]));
 	for (k = 0; k < NKEYS; k++) {
 		char name[128], script[160];
-		struct err gerr = {""};
 		struct atomic_file af;
 		bool first = true;
 		FILE *f;
@@ -286,19 +285,12 @@ static int plot_config(const char *dir, const struct runset *rs,
 		rc = atomic_file_close(&af, 0, err);
 		if (rc < 0)
 			goto out;
-		/* gnuplot failing leaves one plot out; a full disk stops */
-		/* shown two by two (compare_render.c): drawn at that size */
-		rc = gnuplot_render(dir, name, GP_HALF_WIDTH, GP_HALF_HEIGHT,
-				    &gerr);
-		if (rc == -ENOENT || rc == GNUPLOT_EDRAW) {
-			note(p, "%s not drawn: %s", name, gerr.msg);
-			rc = 0;
-			continue;
-		}
-		if (rc < 0) {
-			err_set(err, rc, "%s", gerr.msg);
+		/* shown two by two (compare_render.c): drawn at that size,
+		   with the others (draw_plots) */
+		rc = gnuplot_batch_add(batch, name, GP_HALF_WIDTH,
+				       GP_HALF_HEIGHT, err);
+		if (rc < 0)
 			goto out;
-		}
 		rc = add_plot(p, t->configs[c], k, name,
 			      runset_config_title(t->configs[c]));
 		if (rc < 0)
@@ -307,6 +299,34 @@ static int plot_config(const char *dir, const struct runset *rs,
 out:
 	free(label_has);
 	return rc;
+}
+
+/*
+ * Draw batch, whose plots are p's, in order, and keep in p those drawn.
+ * gnuplot failing leaves one plot out (a note); an image that could not
+ * be written stops: its negative errno, err set.
+ */
+static int draw_plots(struct gnuplot_batch *batch, struct cplots *p,
+		      struct err *err)
+{
+	size_t i, kept = 0;
+
+	gnuplot_batch_draw(batch);
+	for (i = 0; i < batch->n && i < p->nplots; i++) {
+		const struct gnuplot_job *job = &batch->jobs[i];
+
+		if (job->rc == -ENOENT || job->rc == GNUPLOT_EDRAW) {
+			note(p, "%s not drawn: %s", job->name, job->err.msg);
+			continue;
+		}
+		if (job->rc < 0) {
+			p->nplots = kept;
+			return err_set(err, job->rc, "%s", job->err.msg);
+		}
+		p->plots[kept++] = p->plots[i];
+	}
+	p->nplots = kept;
+	return 0;
 }
 
 /* Whether any of p's plots is a vmstat one. */
@@ -325,6 +345,7 @@ int compare_plots_make(const char *out_dir, const struct runset *rs,
 		       struct cplots *out, struct err *err)
 {
 	char dir[4096], (*stems)[64];
+	struct gnuplot_batch batch;
 	size_t c, d;
 	int rc = 0;
 
@@ -339,6 +360,7 @@ int compare_plots_make(const char *out_dir, const struct runset *rs,
 	stems = calloc(t->nconfigs + 1, sizeof(*stems));
 	if (!stems)
 		return err_set(err, -ENOMEM, "out of memory");
+	gnuplot_batch_init(&batch, dir);
 	for (c = 0; c < t->nconfigs && rc == 0; c++) {
 		file_part(t->configs[c], stems[c], sizeof(stems[c]));
 		/* Two configurations that clean to one name stay apart. */
@@ -350,12 +372,16 @@ int compare_plots_make(const char *out_dir, const struct runset *rs,
 					 sizeof(stems[c]) - 40, "-%zu", c);
 				break;
 			}
-		rc = plot_config(dir, rs, t, ev, c, stems[c], out, err);
+		rc = plot_config(dir, rs, t, ev, c, stems[c], out, &batch, err);
 		if (rc == 0)
 			rc = compare_kcost_plots(dir, t, &ev->kcost, c,
-						 stems[c], out, err);
+						 stems[c], out, &batch, err);
 	}
 	free(stems);
+	/* all in one gnuplot (gnuplot.h says why) */
+	if (rc == 0)
+		rc = draw_plots(&batch, out, err);
+	gnuplot_batch_free(&batch);
 	if (rc == -ENOMEM)
 		err_set(err, rc, "out of memory");
 	if (rc == 0 && !vmstat_plots(out) && !out->why_not[0])

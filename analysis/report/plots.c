@@ -51,6 +51,8 @@ struct plot_ctx {
 	int rc;			       /* first file that could not be
 					  written: its negative errno */
 	struct err *err;	       /* and its message */
+	struct gnuplot_batch batch;    /* the plots to draw, in order */
+	struct plot_entry pending[PLOTS_MAX]; /* and what each is */
 };
 
 static void note(struct plots_result *p, const char *fmt, ...)
@@ -118,42 +120,62 @@ static bool close_ok(struct plot_ctx *c, struct atomic_file *af)
 }
 
 /*
- * Render name.gp and record the plot, full page width when wide, else
+ * Queue name.gp to be drawn (draw_all), full page width when wide, else
  * half of it (report.html shows it so: gnuplot.h says why the sizes
- * matter). gnuplot failing is a note (the plot is left out); an image
- * that could not be written stops the drawing.
+ * matter).
  */
 static void render(struct plot_ctx *c, const char *name, const char *title,
 		   enum plot_group group, bool wide)
 {
-	struct plots_result *p = c->out;
 	struct plot_entry *e;
-	struct err err;
 	int rc;
 
 	if (c->rc < 0)
 		return;
-	err_clear(&err);
-	rc = gnuplot_render(c->dir, name, wide ? GP_WIDTH : GP_HALF_WIDTH,
-			    wide ? GP_HEIGHT : GP_HALF_HEIGHT, &err);
-	if (rc == -ENOENT || rc == GNUPLOT_EDRAW) {
-		note(p, "%s", err.msg);
-		return;
-	}
-	if (rc < 0) {
-		c->rc = err_set(c->err, rc, "%s", err.msg);
-		return;
-	}
-	if (p->nplots >= PLOTS_MAX) {
-		note(p, "plot %s: more than %d plots, left out", name,
+	if (c->batch.n >= PLOTS_MAX) {
+		note(c->out, "plot %s: more than %d plots, left out", name,
 		     PLOTS_MAX);
 		return;
 	}
-	e = &p->plots[p->nplots++];
+	rc = gnuplot_batch_add(&c->batch, name, wide ? GP_WIDTH : GP_HALF_WIDTH,
+			       wide ? GP_HEIGHT : GP_HALF_HEIGHT, c->err);
+	if (rc < 0) {
+		c->rc = rc;
+		return;
+	}
+	e = &c->pending[c->batch.n - 1];
 	snprintf(e->name, sizeof(e->name), "%s", name);
 	snprintf(e->title, sizeof(e->title), "%s", title);
 	e->group = group;
 	e->wide = wide;
+}
+
+/*
+ * Draw the queued plots in one gnuplot and record those drawn. gnuplot
+ * failing is a note (the plot is left out); an image that could not be
+ * written stops the drawing.
+ */
+static void draw_all(struct plot_ctx *c)
+{
+	struct plots_result *p = c->out;
+	size_t i;
+
+	gnuplot_batch_draw(&c->batch);
+	for (i = 0; i < c->batch.n; i++) {
+		const struct gnuplot_job *job = &c->batch.jobs[i];
+
+		if (job->rc == -ENOENT || job->rc == GNUPLOT_EDRAW) {
+			note(p, "%s", job->err.msg);
+			continue;
+		}
+		if (job->rc < 0) {
+			if (c->rc == 0)
+				c->rc = err_set(c->err, job->rc, "%s",
+						job->err.msg);
+			return;
+		}
+		p->plots[p->nplots++] = c->pending[i];
+	}
 }
 
 /*
@@ -848,11 +870,15 @@ int plots_make(const char *run_dir, const struct summary *s,
 	if (mkdir(c.dir, 0755) < 0 && errno != EEXIST)
 		return err_set(err, -errno, "%s: %s", c.dir, strerror(errno));
 	clean_dir(c.dir);
+	gnuplot_batch_init(&c.batch, c.dir);
 	/* each does nothing once c.rc is set */
 	plot_notpm(&c);
 	for (t = 0; t < TXN_NR; t++)
 		plot_rt(&c, (enum txn_type)t);
 	plot_vmstat(&c);
 	plot_iostat(&c);
+	if (c.rc == 0)
+		draw_all(&c);
+	gnuplot_batch_free(&c.batch);
 	return c.rc;
 }

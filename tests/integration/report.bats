@@ -86,6 +86,44 @@ chromium_dump() {
 	done
 }
 
+@test "report draws its plots in one gnuplot; a plot gnuplot fails on is named, the others drawn" {
+	have_gnuplot || skip "gnuplot not installed (Debian: gnuplot-nox)"
+	local fake=$BATS_TEST_TMPDIR/gnuplot log=$BATS_TEST_TMPDIR/gnuplot.log
+	local fail=$BATS_TEST_TMPDIR/fail png
+	# the real gnuplot, each start logged; once $fail exists, failing
+	# whenever it is given rt-payment.gp (as on a script it cannot read)
+	cat >"$fake" <<-EOF
+		#!/usr/bin/env bash
+		printf '%s\n' "\$*" >>"$log"
+		if [[ -e $fail && " \$* " == *" rt-payment.gp "* ]]; then
+			echo 'line 1: oops' >&2
+			exit 1
+		fi
+		exec $(command -v gnuplot) "\$@"
+	EOF
+	chmod 755 "$fake"
+	OLTPMARK_GNUPLOT=$fake "$OLTPMARK" report "$RUN_DIR" >/dev/null
+	# one gnuplot drew all 14 plots (beside the probe of the terminal)
+	[ "$(grep -c '\.gp' "$log")" -eq 1 ]
+	[ "$(find "$RUN_DIR/plots" -name "*.png" | wc -l)" -eq 14 ]
+	mv "$RUN_DIR/plots" "$BATS_TEST_TMPDIR/together"
+	# the shared process fails: each plot is drawn alone, the failing
+	# one named in report.html, every other one drawn
+	: >"$log"
+	touch "$fail"
+	OLTPMARK_GNUPLOT=$fake "$OLTPMARK" report "$RUN_DIR" >/dev/null
+	[ "$(grep -c '\.gp' "$log")" -eq 15 ]
+	grep -q 'plot rt-payment: gnuplot png failed: line 1: oops' "$RUN_DIR/report.html"
+	[ ! -e "$RUN_DIR/plots/rt-payment.png" ]
+	[ "$(find "$RUN_DIR/plots" -name "*.png" | wc -l)" -eq 13 ]
+	grep -q 'src="plots/rt-new_order.png"' "$RUN_DIR/report.html"
+	run ! grep -q 'src="plots/rt-payment.png"' "$RUN_DIR/report.html"
+	# a plot drawn with the others is the plot drawn alone, byte for byte
+	for png in "$RUN_DIR"/plots/*.png "$RUN_DIR"/plots/*.svg; do
+		cmp "$png" "$BATS_TEST_TMPDIR/together/${png##*/}"
+	done
+}
+
 @test "report.html has no script and names only files that exist" {
 	"$OLTPMARK" report "$RUN_DIR" >/dev/null
 	local html=$RUN_DIR/report.html
