@@ -94,9 +94,11 @@ md_anchors() {
 # shellcheck disable=SC2016 # the backquotes are Markdown's
 dead_links() {
 	local f dir link path anchor target
+	# each file's anchors, made once: a hundred links name an anchor
+	local -A anchors_of=()
 
 	for f in "$@"; do
-		dir=$(dirname "$f")
+		dir=${f%/*}
 		while IFS= read -r link; do
 			[[ $link == *://* || $link == mailto:* ]] && continue
 			path=${link%%#*}
@@ -106,9 +108,11 @@ dead_links() {
 			[[ -z $path ]] || target=$dir/$path
 			if [[ ! -e $target ]]; then
 				echo "${f#"$REPO"/}: $link (no such file)"
-			elif [[ -n $anchor && $target == *.md ]] &&
-				! md_anchors "$target" | grep -qxF -- "$anchor"; then
-				echo "${f#"$REPO"/}: $link (no such heading)"
+			elif [[ -n $anchor && $target == *.md ]]; then
+				[[ -v anchors_of[$target] ]] ||
+					anchors_of[$target]=$'\n'$(md_anchors "$target")$'\n'
+				[[ ${anchors_of[$target]} == *$'\n'"$anchor"$'\n'* ]] ||
+					echo "${f#"$REPO"/}: $link (no such heading)"
 			fi
 		done < <(sed '/^```/,/^```/d' "$f" | grep -oE '\]\([^) ]+\)' |
 			sed 's/^](//; s/)$//')
