@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
 # layers.bats - the include rules of docs/hacking.md hold on the tree, and
-# the checker (tests/include-rules.sh) does catch a broken one.
+# the checker (tests/include-rules.sh) does catch a broken one; no product
+# file is over 1,200 lines.
 
 setup() {
 	top=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
@@ -11,6 +12,31 @@ setup() {
 	run bash "$top/tests/include-rules.sh" "$top"
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
+}
+
+# long_files DIR: "FILE: N lines" for each product file of DIR over
+# 1,200 lines (docs/hacking.md, "Style"): C of the source folders, the
+# scripts of run/.
+long_files() {
+	local f n
+	for f in "$1"/{src,drivers,terminals,analysis}/**/*.[ch] "$1"/run/* "$1"/run/*/*; do
+		[[ -f $f ]] || continue
+		n=$(wc -l <"$f")
+		((n <= 1200)) || echo "${f#"$1"/}: $n lines"
+	done
+}
+
+@test "no product file is over 1,200 lines" {
+	shopt -s globstar
+	run long_files "$top"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	# and one that is, is named
+	mkdir -p "$BATS_TEST_TMPDIR/t/analysis/report"
+	seq 1201 >"$BATS_TEST_TMPDIR/t/analysis/report/big.c"
+	seq 1200 >"$BATS_TEST_TMPDIR/t/analysis/report/fits.c"
+	run long_files "$BATS_TEST_TMPDIR/t"
+	[ "$output" = "analysis/report/big.c: 1201 lines" ]
 }
 
 # copy_tree DIR: the source folders of the tree into DIR.
