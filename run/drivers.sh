@@ -11,6 +11,8 @@
 # (ControlMaster) per host, with the options of OLTPMARK_SSH_OPTS as
 # run/sut-ssh.sh does; its oltpmark binary is DIR/oltpmark of
 # --driver-dir DIR. docs/experiments.md, "Several load generators".
+# --driver-listen ADDR without --driver-hosts is the one local driver
+# over TCP: the control for --sut's transport ("The local run over TCP").
 #
 # A driver's standard input is a FIFO whose writing end only this script
 # holds: when it closes (the run is stopped, this script dies, the ssh
@@ -104,7 +106,11 @@ drivers_options() {
 	local -a hosts
 	if [[ -z ${cfg[driver_hosts]} ]]; then
 		[[ -z ${cfg[driver_dir]} ]] || bad_value --driver-dir "${cfg[driver_dir]}" "needs --driver-hosts"
-		[[ -z ${cfg[driver_listen]} ]] || bad_value --driver-listen "${cfg[driver_listen]}" "needs --driver-hosts"
+		# --driver-listen alone: the one local driver over TCP.
+		[[ -n ${cfg[driver_listen]} ]] || return 0
+		drivers_listen_options
+		((cfg[recover] == 0)) || return 0
+		drivers_ctl_make
 		return 0
 	fi
 	IFS=, read -r -a hosts <<<"${cfg[driver_hosts]}"
@@ -133,28 +139,38 @@ drivers_options() {
 	else
 		[[ -z ${cfg[driver_dir]} ]] || bad_value --driver-dir "${cfg[driver_dir]}" "needs a --driver-hosts host other than local"
 	fi
-	if [[ -n ${cfg[driver_listen]} ]]; then
-		[[ -z ${cfg[sut]} ]] ||
-			bad_value --driver-listen "${cfg[driver_listen]}" "is not for --sut (the cluster listens on --sut-listen there)"
-		[[ -z ${cfg[conninfo]} ]] ||
-			bad_value --driver-listen "${cfg[driver_listen]}" "is not for --conninfo (the server is yours)"
-		[[ ${cfg[driver_listen]} =~ ^[A-Za-z0-9.:-]+$ ]] ||
-			bad_value --driver-listen "${cfg[driver_listen]}" "is not a host name or an address"
-	fi
+	[[ -z ${cfg[driver_listen]} ]] || drivers_listen_options
 	om_is_count "$DRV_LEAD_S" 1 ||
 		om_die_usage "OLTPMARK_DRIVER_LEAD_S: '$DRV_LEAD_S' is not a number of seconds >= 1"
 	DRV_LEAD_S=$((10#$DRV_LEAD_S))
 	DRV_HOSTS=("${hosts[@]}")
 	((cfg[recover] == 0)) || { DRV_HOSTS=(); return 0; }
+	drivers_ctl_make
+	for ((k = 1; k <= ${#DRV_HOSTS[@]}; k++)); do
+		drivers_preflight "$k"
+	done
+	cfg[driver_notes]=$(drivers_notes)
+}
+
+# drivers_listen_options: check --driver-listen ADDR (exit 2): not with
+# --sut or --conninfo, a host name or an address.
+drivers_listen_options() {
+	[[ -z ${cfg[sut]} ]] ||
+		bad_value --driver-listen "${cfg[driver_listen]}" "is not for --sut (the cluster listens on --sut-listen there)"
+	[[ -z ${cfg[conninfo]} ]] ||
+		bad_value --driver-listen "${cfg[driver_listen]}" "is not for --conninfo (the server is yours)"
+	[[ ${cfg[driver_listen]} =~ ^[A-Za-z0-9.:-]+$ ]] ||
+		bad_value --driver-listen "${cfg[driver_listen]}" "is not a host name or an address"
+}
+
+# drivers_ctl_make: DRV_CTL, the private directory of the control
+# sockets, the FIFOs and the password file, removed on any exit.
+drivers_ctl_make() {
 	DRV_CTL=$(mktemp -d "${TMPDIR:-/tmp}/oltpmark-drv.XXXXXX") ||
 		om_die "cannot make a directory for the drivers' ssh control sockets"
 	chmod 700 -- "$DRV_CTL"
 	# Closed on any exit; cleanup (run/state.sh) does it once it runs.
 	trap 'drivers_close; sut_close' EXIT
-	for ((k = 1; k <= ${#DRV_HOSTS[@]}; k++)); do
-		drivers_preflight "$k"
-	done
-	cfg[driver_notes]=$(drivers_notes)
 }
 
 # drivers_ssh ARRAY HOST: ssh's options for a driver host, the host
@@ -242,11 +258,13 @@ drivers_notes() {
 # there is one, copied to each remote driver's DIR/var/pgpass (0600).
 drivers_prepare() {
 	local k pass
-	drivers_on || return 0
-	if [[ " ${DRV_HOSTS[*]} " != *" local "* ]]; then
-		cfg[host_notes]=${cfg[host_notes]/terminals=same-host/terminals=other-host}
+	drivers_on || [[ -n ${cfg[driver_listen]} ]] || return 0
+	if drivers_on; then
+		if [[ " ${DRV_HOSTS[*]} " != *" local "* ]]; then
+			cfg[host_notes]=${cfg[host_notes]/terminals=same-host/terminals=other-host}
+		fi
+		cfg[host_notes]+=" ${cfg[driver_notes]}"
 	fi
-	cfg[host_notes]+=" ${cfg[driver_notes]}"
 	if [[ -n ${cfg[driver_listen]} ]]; then
 		pass=$DRV_CTL/pgpass
 		drivers_password "$pass"

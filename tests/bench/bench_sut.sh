@@ -22,8 +22,7 @@
 #   sut    --sut through the throwaway sshd, the terminals over TCP;
 #   tcp    the control for sut's transport: local, but the terminals
 #          reach the private cluster over TCP on 127.0.0.1 with a
-#          password, as --sut's do (run/pg's OLTPMARK_PG_LISTEN and
-#          OLTPMARK_PG_PASSWORD_FILE, a 0600 file of this script), no ssh.
+#          password, as --sut's do (--driver-listen 127.0.0.1), no ssh.
 # sut against tcp is what the host apart costs beyond the transport;
 # tcp against local is what TCP costs.
 #
@@ -99,10 +98,6 @@ mkdir -p "$tree"
 cp -a "$top/run" "$OLTPMARK" "$tree/"
 chmod -R go-w "$tree"
 
-# The tcp mode's password, a pgpass line in a 0600 file.
-pgpass=$dir/pgpass
-(umask 077 && printf '*:*:*:*:%s\n' "$(head -c 512 /dev/urandom | LC_ALL=C tr -dc 'A-Za-z0-9' | head -c 32)" >"$pgpass")
-
 # one MODE PAIR: one invocation of run/oltpmark-run, label pPAIR; prints
 # "MODE PAIR LOAD1 NOTPM CLIENT_US".
 one() {
@@ -110,14 +105,8 @@ one() {
 	local -a sut=()
 	case $mode in
 	sut) sut=(--sut sut --sut-dir "$tree" --sut-listen 127.0.0.1) ;;
+	tcp) sut=(--driver-listen 127.0.0.1) ;;
 	esac
-	if [[ $mode == tcp ]]; then
-		# run/pg's TCP listener, as --sut-listen sets it on the SUT
-		export OLTPMARK_PG_LISTEN=127.0.0.1 OLTPMARK_PG_PASSWORD_FILE=$pgpass \
-			PGPASSFILE=$pgpass
-	else
-		unset OLTPMARK_PG_LISTEN OLTPMARK_PG_PASSWORD_FILE PGPASSFILE
-	fi
 	log=$dir/$mode-p$pair.log
 	read -r load _ </proc/loadavg
 	if ! TMPDIR=$dir/tmp "$top/run/oltpmark-run" "${sut[@]}" --label "p$pair" \

@@ -159,7 +159,11 @@ experiment() {
 	[[ $output == *"names more hosts than the 2 warehouses"* ]]
 	run "${OLTPMARK_RUN[@]}" --driver-hosts 'local,-oProxyCommand=x' --results "$r"
 	[ "$status" -eq 2 ]
-	run "${OLTPMARK_RUN[@]}" --driver-listen 127.0.0.1 --results "$r"
+	# alone it is the local run over TCP (experiment.bats), but checked
+	run "${OLTPMARK_RUN[@]}" --driver-listen '127.0.0.1;x' --results "$r"
+	[ "$status" -eq 2 ]
+	[[ $output == *"is not a host name or an address"* ]]
+	run "${OLTPMARK_RUN[@]}" --driver-dir "$DRV_TREE" --results "$r"
 	[ "$status" -eq 2 ]
 	[[ $output == *"needs --driver-hosts"* ]]
 	[ ! -e "$r" ]

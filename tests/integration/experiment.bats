@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # experiment.bats: run/oltpmark-run end to end on tiny runs: the result
 # tree, the score table, variants restored even after a failing run, the
-# non-cached memory limit where root and cgroups allow it, and nothing
-# left running afterwards. Each test uses private clusters of its own
+# non-cached memory limit where root and cgroups allow it, the local run
+# over TCP (--driver-listen alone), and nothing left running afterwards. Each test uses private clusters of its own
 # (run/pg under a temp dir), stopped by PID by oltpmark-run itself.
 
 load helpers
@@ -110,6 +110,45 @@ sys.exit(0 if r is not None and r >= 0.99 else 1)' "$d/meta.json"
 	run leftover_processes "$EXP_DIR"
 	echo "left behind: $output"
 	[ -z "$output" ]
+}
+
+@test "--driver-listen alone: the local run over TCP, recorded, not pooled with the unix socket's" {
+	local r=$EXP_DIR/tcp d port
+	mkdir -m 700 "$EXP_DIR/tcp-tmp"
+	# the loaded cluster of the setup, reused (--work): no load, no copy
+	TMPDIR=$EXP_DIR/tcp-tmp "$REPO/run/oltpmark-run" --driver-listen 127.0.0.1 \
+		--label kern-tcp --configs cached --runs 1 -w 1 -d 4 --ramp-up 1 "${PACE[@]}" \
+		--hooks none --work "$EXP_DIR/results/.clusters" --results "$r" \
+		>"$EXP_DIR/tcp.out" 2>&1 || {
+		cat "$EXP_DIR/tcp.out"
+		false
+	}
+	grep -q "reusing the loaded database" "$EXP_DIR/tcp.out"
+	d=$r/kern-tcp/cached/run-1
+	[ -s "$d/summary.json" ]
+	# the terminals reached the server over TCP, on this host
+	[ "$(json_eval "$d/meta.json" "d['fingerprint']['workload']['transport']")" = tcp ]
+	[ "$(json_eval "$d/meta.json" "d['notes']['terminals']")" = same-host ]
+	# its password's private directory is gone; the cluster listens on
+	# no TCP port once started without the option
+	run ls -A "$EXP_DIR/tcp-tmp"
+	[ -z "$output" ]
+	port=$(<"$EXP_DIR/results/.clusters/cached/port")
+	"$REPO/run/pg" start "$EXP_DIR/results/.clusters/cached" >/dev/null
+	run "$PSQL" -w "host=127.0.0.1 port=$port dbname=oltpmark user=postgres connect_timeout=5" -c 'SELECT 1'
+	"$REPO/run/pg" stop "$EXP_DIR/results/.clusters/cached" >/dev/null
+	[ "$status" -ne 0 ]
+	# compare does not pool it with the unix socket's run: the transport
+	mkdir "$EXP_DIR/mixed"
+	cp -a "$EXP_DIR/results/kern-a" "$r/kern-tcp" "$EXP_DIR/mixed/"
+	run "$OLTPMARK" compare --baseline kern-a "$EXP_DIR/mixed"
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ $output == *transport* ]]
+	# with --sut or --conninfo it is refused, as before
+	run "$REPO/run/oltpmark-run" --driver-listen 127.0.0.1 --conninfo "dbname=x" --results "$r"
+	[ "$status" -eq 2 ]
+	[[ $output == *"is not for --conninfo"* ]]
 }
 
 @test "a variant is restored after a failing run" {
