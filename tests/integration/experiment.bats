@@ -3,8 +3,9 @@
 # experiment.bats: run/oltpmark-run end to end on tiny runs: the result
 # tree, the score table, variants restored even after a failing run, the
 # non-cached memory limit where root and cgroups allow it, the local run
-# over TCP (--driver-listen alone), and nothing left running afterwards. Each test uses private clusters of its own
-# (run/pg under a temp dir), stopped by PID by oltpmark-run itself.
+# over TCP (--driver-listen alone), and nothing left running afterwards.
+# Each test uses private clusters of its own (run/pg under a temp dir),
+# stopped by PID by oltpmark-run itself.
 
 load helpers
 
